@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import { Messages, routes } from '@linkwise/contract';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { AppError } from './errors.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { makeRouter } from './http/route-adapter.js';
+import { serveWebApp } from './http/web-app.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { captchaOff } from './modules/auth/captcha.js';
+import { UserRepository } from './modules/auth/user.repository.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
+import { BillingService } from './modules/billing/billing.service.js';
+import { buildPlans } from './modules/billing/plans.js';
+import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
+import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
+import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
+import { linkRoutes } from './modules/links/link.routes.js';
+import { LinkRepository } from './modules/links/link.repository.js';
+import { LinkService } from './modules/links/link.service.js';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Query parameters whose values must never reach a log line (the extension hand-off carries a token). */
+const SECRET_QUERY = /([?&](?:token|session_id|user)=)[^&]*/gi;
+
+/** Logger settings: request ids, no secrets (headers are not logged; secret query values are masked). */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+        method: req.method,
+        url: req.url.replace(SECRET_QUERY, '$1[redacted]').replace(/\/(cs|ps)_[A-Za-z0-9_-]+/, '/$1_[redacted]'),
+        remoteAddress: req.ip,
+      }),
+    },
+  };
+}
+
+/** Builds the whole server: every module wired to its repositories, one process, one port. */
+export async function buildApp({
+  config,
+  database,
+  clock = systemClock,
+  logger,
+}: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? loggerOptions(config.LOG_LEVEL),
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  installErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The app is often served over plain http on localhost; HSTS belongs to the TLS proxy.
+    hsts: false,
+  });
+  // Only the browser extensions call the API cross-origin.
+  await app.register(cors, {
+    origin: (origin, cb) =>
+      cb(null, origin === undefined ? false : /^(chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)),
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+    maxAge: 600,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    ...(config.REDIS_URL && { redis: new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) }),
+    errorResponseBuilder: (_req, context) => {
+      const error = new AppError(
+        'RATE_LIMITED',
+        `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      );
+      return Object.assign(error, { statusCode: 429 });
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Linkwise API', version: config.version, description: 'Save links, find them again.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const { db } = database;
+  const users = new UserRepository(db);
+  const links = new LinkRepository(db, database.engine);
+  const subscriptions = new SubscriptionRepository(db);
+  const billing = new BillingService({
+    subscriptions,
+    countLinks: (userId) => links.countAll(userId),
+    provider: config.BILLING === 'simulated' ? new SimulatedPaymentProvider(config.appUrl) : null,
+    mode: config.BILLING,
+    freeLinkLimit: config.FREE_LINK_LIMIT,
+    plans: buildPlans({
+      monthly: config.PRICE_MONTHLY,
+      yearly: config.PRICE_YEARLY,
+      currency: config.PRICE_CURRENCY,
+      freeLinkLimit: config.FREE_LINK_LIMIT,
+    }),
+    clock,
+  });
+  const captcha = captchaOff;
+  const auth = new AuthService({ users, billing, captcha, clock });
+  const linkService = new LinkService({ links, billing, clock });
+
+  const add = makeRouter(app, async (request) => {
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const actor = token ? await auth.authenticate(token) : undefined;
+    if (!actor) throw new AppError('UNAUTHENTICATED', Messages.authenticationRequired);
+    request.actor = actor;
+  });
+
+  add(
+    // Health is public and cheap: one trivial query proves the database answers.
+    routes.health,
+    async () => {
+      await db.selectFrom('users').select('id').limit(1).execute();
+      return { status: 'ok' as const, db: 'ok' as const, version: config.version };
+    },
+  );
+  authRoutes(add, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
+  linkRoutes(add, linkService);
+  billingRoutes(add, billing);
+  if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await serveWebApp(app);
+  return app;
+}

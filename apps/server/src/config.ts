@@ -1,0 +1,155 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const money = z.coerce
+  .number({ error: 'must be a price such as 4.90' })
+  .positive({ error: 'must be a price above 0' })
+  .max(100000, { error: 'must be a price below 100000' });
+
+const url = (protocols: string[]) =>
+  z.url({ error: `must be a URL (${protocols.join(' or ')})`, protocol: new RegExp(`^(${protocols.join('|')})$`) });
+
+/** Every environment variable the server reads (ARCHITECTURE §11), with defaults and allowed values. */
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce
+      .number({ error: 'must be a port number between 0 and 65535' })
+      .int({ error: 'must be a port number between 0 and 65535' })
+      .min(0, { error: 'must be a port number between 0 and 65535' })
+      .max(65535, { error: 'must be a port number between 0 and 65535' })
+      .default(3000),
+    HOST: z.string().min(1, { error: 'must be a host name or address' }).default('127.0.0.1'),
+    APP_URL: url(['http', 'https']).optional(),
+    DATA_DIR: z.string().min(1, { error: 'must be a folder path' }).default('./data'),
+    DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
+    REDIS_URL: url(['redis', 'rediss']).optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+    FETCH_ALLOW_PRIVATE: bool.default(false),
+    AI_PROVIDER: z.enum(['local', 'openai', 'gemini'], { error: 'must be local, openai or gemini' }).default('local'),
+    OPENAI_BASE_URL: url(['http', 'https']).optional(),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    OPENAI_EMBEDDING_MODEL: z.string().min(1).optional(),
+    GEMINI_API_KEY: z.string().min(1).optional(),
+    GEMINI_MODEL: z.string().min(1).default('gemini-2.0-flash'),
+    BILLING: z.enum(['off', 'simulated', 'stripe'], { error: 'must be off, simulated or stripe' }).default('simulated'),
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    STRIPE_PRICE_MONTHLY: z.string().min(1).optional(),
+    STRIPE_PRICE_YEARLY: z.string().min(1).optional(),
+    STRIPE_API_BASE: url(['http', 'https']).optional(),
+    PRICE_MONTHLY: money.default(4.9),
+    PRICE_YEARLY: money.default(49.9),
+    PRICE_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, { error: 'must be a three-letter currency code such as USD' })
+      .default('USD'),
+    CAPTCHA: z
+      .enum(['off', 'altcha', 'recaptcha', 'turnstile'], { error: 'must be off, altcha, recaptcha or turnstile' })
+      .default('off'),
+    RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+    RECAPTCHA_SECRET: z.string().min(1).optional(),
+    RECAPTCHA_VERIFY_URL: url(['http', 'https']).optional(),
+    FREE_LINK_LIMIT: z.coerce
+      .number({ error: 'must be a whole number of links, 1 or more' })
+      .int({ error: 'must be a whole number of links, 1 or more' })
+      .min(1, { error: 'must be a whole number of links, 1 or more' })
+      .default(30),
+    SUPPORT_EMAIL: z.email({ error: 'must be an email address' }).default('support@linkwise.example'),
+    OPERATOR_NAME: z.string().min(1).default('Linkwise'),
+    TRUST_PROXY: bool.default(false),
+    RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  })
+  .superRefine((c, ctx) => {
+    // Providers that are not wired up yet are refused loudly rather than silently ignored.
+    if (c.CAPTCHA !== 'off') {
+      ctx.addIssue({ code: 'custom', path: ['CAPTCHA'], message: 'only "off" is supported in this version' });
+    }
+    if (c.BILLING === 'stripe') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BILLING'],
+        message: '"stripe" is not supported in this version; use off or simulated',
+      });
+    }
+    if (c.AI_PROVIDER === 'openai' && !c.OPENAI_API_KEY && !c.OPENAI_BASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPENAI_API_KEY'],
+        message: 'is required when AI_PROVIDER=openai (or set OPENAI_BASE_URL for a local server)',
+      });
+    }
+    if (c.AI_PROVIDER === 'gemini' && !c.GEMINI_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['GEMINI_API_KEY'], message: 'is required when AI_PROVIDER=gemini' });
+    }
+  });
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  /** Absolute path of the data folder. */
+  dataDir: string;
+  /** Public origin used in links the server hands out. */
+  appUrl: string;
+  poolSize: number;
+  version: string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Variables whose values must never be echoed back in an error message or log line. */
+const SECRET_NAMES = new Set([
+  'OPENAI_API_KEY',
+  'GEMINI_API_KEY',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'RECAPTCHA_SECRET',
+  'DATABASE_URL',
+  'REDIS_URL',
+]);
+
+/**
+ * Parse the environment. Empty strings count as unset, so `.env.example` can be copied as is.
+ * Throws a ConfigError whose message is one readable line naming the variable and what is allowed.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.0'): Config {
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== '') cleaned[key] = value.trim();
+  }
+  const result = ConfigSchema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue?.path[0] ?? 'configuration');
+    const shown = SECRET_NAMES.has(name) || cleaned[name] === undefined ? '' : ` (got "${cleaned[name]}")`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${shown}`);
+  }
+  const c = result.data;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    appUrl: (c.APP_URL ?? `http://${c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST}:${c.PORT}`).replace(
+      /\/$/,
+      '',
+    ),
+    poolSize: c.DATABASE_POOL_SIZE ?? Math.max(2, availableParallelism() * 2),
+    version,
+  };
+}
+
+/** Read `.env` from the working directory when present (real environment variables win). */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** postgres://… selects PostgreSQL; unset selects the embedded SQLite file. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize: number;
+  /** Called for every executed statement (query counting in tests, slow-query logging). */
+  onQuery?: (event: LogEvent) => void;
+}
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** Human-readable location without credentials, for logs. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+/** pg returns int8 (bigint, count(*)) as strings; ours are epoch millis and counts, safe as numbers. */
+const INT8_OID = 20;
+const parseInt8 = (value: string) => Number(value);
+const builtinParser = pg.types.getTypeParser.bind(pg.types) as (
+  oid: number,
+  format: 'text',
+) => (value: string) => unknown;
+const pgTypes = {
+  getTypeParser: (oid: number, format: 'text' | 'binary' = 'text') =>
+    oid === INT8_OID ? parseInt8 : builtinParser(oid, format as 'text'),
+};
+
+/** Open the configured engine. SQLite: DATA_DIR/linkwise.db; PostgreSQL: DATABASE_URL. */
+export function openDatabase(options: DatabaseOptions): Database {
+  const log = options.onQuery ? (event: LogEvent) => options.onQuery?.(event) : undefined;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize,
+      types: pgTypes,
+      application_name: 'linkwise',
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    const url = new URL(options.databaseUrl);
+    return {
+      db,
+      engine: 'postgres',
+      describe: `postgresql://${url.hostname}:${url.port || 5432}${url.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, 'linkwise.db');
+  const sqlite = new SqliteDatabase(file);
+  // WAL lets readers run beside the writer; FULL makes every acknowledged write survive power loss.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('temp_store = MEMORY');
+  sqlite.pragma('cache_size = -65536');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  return {
+    db,
+    engine: 'sqlite',
+    describe: `sqlite:${file}`,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}

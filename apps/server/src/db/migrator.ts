@@ -1,0 +1,38 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database, Engine } from './database.js';
+import * as m0001 from './migrations/0001-initial.js';
+
+type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
+
+/** Migrations in order. Names sort lexically; never rename or edit one that has shipped. */
+const migrations: Record<string, EngineMigration> = {
+  '0001-initial': m0001,
+};
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, migration] of Object.entries(migrations)) {
+      out[name] = { up: (db) => migration.up(db, this.engine) };
+    }
+    return Promise.resolve(out);
+  }
+}
+
+/**
+ * Bring the schema up to date. On PostgreSQL, Kysely runs all pending migrations in one
+ * transaction holding `pg_advisory_xact_lock`, so two instances starting together cannot both
+ * migrate: the second waits, then finds nothing left to do. SQLite serialises writers itself.
+ */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new InCodeProvider(database.engine),
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,160 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * Table types for Kysely. Conventions shared by both engines: ids are text, timestamps are epoch
+ * milliseconds (bigint), flags are integers 0/1 (better-sqlite3 cannot bind booleans), and columns
+ * maintained by the database itself are typed as never-writable.
+ */
+type Millis = number;
+type Flag = 0 | 1;
+type DbGenerated<T> = ColumnType<T, never, never>;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  username: string;
+  username_key: string;
+  password_hash: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  kind: 'web' | 'extension';
+  name: string;
+  user_agent: string | null;
+  created_at: Millis;
+  last_used_at: Millis;
+}
+
+export interface LinksTable {
+  id: string;
+  user_id: string;
+  url: string;
+  normalized_url: string;
+  title: string;
+  title_key: DbGenerated<string>;
+  description: string;
+  ai_description: string | null;
+  category: string | null;
+  notes: string;
+  is_read: Flag;
+  is_read_later: Flag;
+  smart_score: DbGenerated<number>;
+  has_credentials: Flag;
+  favicon: string | null;
+  analysis_status: 'pending' | 'done' | 'failed';
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface TagsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  name_key: string;
+  created_at: Millis;
+}
+
+export interface LinkTagsTable {
+  link_id: string;
+  tag_id: string;
+  position: number;
+}
+
+export interface CredentialsTable {
+  id: string;
+  link_id: string;
+  user_id: string;
+  iv: string;
+  ciphertext: string;
+  v: number;
+  position: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface PageContentsTable {
+  link_id: string;
+  text: string;
+  language: string | null;
+  content_hash: string | null;
+  fetched_at: Millis;
+}
+
+export interface EmbeddingsTable {
+  link_id: string;
+  model: string;
+  dims: number;
+  vector: Uint8Array;
+  created_at: Millis;
+}
+
+export interface JobsTable {
+  id: string;
+  type: string;
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: Millis;
+  locked_at: Millis | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface SubscriptionsTable {
+  user_id: string;
+  provider: 'simulated' | 'stripe';
+  status: 'free' | 'active' | 'canceled' | 'past_due' | 'unpaid';
+  plan: 'monthly' | 'yearly' | null;
+  current_period_end: Millis | null;
+  cancel_at_period_end: Flag;
+  provider_customer_id: string | null;
+  provider_subscription_id: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface CheckoutSessionsTable {
+  id: string;
+  kind: 'checkout' | 'portal';
+  user_id: string;
+  provider: 'simulated' | 'stripe';
+  plan: 'monthly' | 'yearly';
+  status: 'open' | 'completed' | 'canceled';
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  provider: 'simulated' | 'stripe';
+  type: string;
+  processed_at: Millis;
+}
+
+export interface DB {
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  links: LinksTable;
+  tags: TagsTable;
+  link_tags: LinkTagsTable;
+  credentials: CredentialsTable;
+  page_contents: PageContentsTable;
+  embeddings: EmbeddingsTable;
+  jobs: JobsTable;
+  subscriptions: SubscriptionsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  payment_events: PaymentEventsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type LinkRow = Selectable<LinksTable>;
+export type NewLink = Insertable<LinksTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;

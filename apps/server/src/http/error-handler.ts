@@ -1,0 +1,80 @@
+import type { ErrorCode } from '@linkwise/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.js';
+
+/** API.md's error table: code → HTTP status. */
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  RECAPTCHA_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  TOTP_REQUIRED: 401,
+  TOTP_INVALID: 401,
+  LINK_LIMIT_REACHED: 403,
+  PLAN_REQUIRED: 403,
+  NOT_FOUND: 404,
+  BILLING_DISABLED: 404,
+  EMAIL_TAKEN: 409,
+  USERNAME_TAKEN: 409,
+  DUPLICATE_LINK: 409,
+  INVALID_STATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  FETCH_FAILED: 422,
+  NOT_HTML: 422,
+  BLOCKED_ADDRESS: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+export const statusOf = (code: ErrorCode): number => STATUS[code];
+
+/** Maps every failure to `{error, code, details?}`; nothing else (no stack) ever reaches a client. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const send = (status: number, code: ErrorCode, error: string, details?: Record<string, unknown>) =>
+      reply
+        .code(status)
+        .type('application/json')
+        .send(details ? { error, code, details } : { error, code });
+
+    if (err instanceof AppError) return send(statusOf(err.code), err.code, err.message, err.details);
+
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const field = issue.instancePath.replace(/^\//, '').split('/').join('.') || err.validationContext || 'body';
+        fields[field] ??= issue.message ?? 'Invalid value';
+      }
+      return send(400, 'VALIDATION_ERROR', Object.values(fields)[0] ?? 'Invalid request', { fields });
+    }
+
+    switch (err.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(400, 'INVALID_JSON', 'The request body is not valid JSON.');
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+      default:
+    }
+    if (err instanceof SyntaxError && err.statusCode === 400) {
+      return send(400, 'INVALID_JSON', 'The request body is not valid JSON.');
+    }
+    if (err.statusCode === 429) {
+      return send(429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      return send(500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return send(err.statusCode, 'VALIDATION_ERROR', err.message);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return send(500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
+  });
+}

@@ -1,0 +1,11 @@
+import type { SubscriptionRow } from '../../db/schema.js';
+
+/** The signed-in user making a request, resolved from the bearer token in one query. */
+export interface Actor {
+  userId: string;
+  tokenId: string;
+  email: string;
+  username: string;
+  createdAt: number;
+  subscription: SubscriptionRow | undefined;
+}

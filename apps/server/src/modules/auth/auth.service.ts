@@ -1,0 +1,135 @@
+import { Messages, type Login, type Register, type User } from '@linkwise/contract';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { DAY_MS, toIso, toIsoOrNull } from '../../lib/clock.js';
+import { newId, newSecret, sha256 } from '../../lib/ids.js';
+import type { BillingService } from '../billing/billing.service.js';
+import type { Actor } from './actor.js';
+import type { CaptchaVerifier } from './captcha.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import type { UserRepository } from './user.repository.js';
+
+/** A token unused this long stops working (devices forgotten in a drawer). */
+export const TOKEN_IDLE_EXPIRY_MS = 90 * DAY_MS;
+/** last_used_at is written at most this often per token, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | undefined;
+  kind: 'web' | 'extension';
+}
+
+export interface AuthDeps {
+  users: UserRepository;
+  billing: BillingService;
+  captcha: CaptchaVerifier;
+  clock: Clock;
+}
+
+const usernameKey = (username: string) => username.normalize('NFKC').toLocaleLowerCase('en-US');
+
+/** Registration, sign-in, tokens and the public user object. */
+export class AuthService {
+  constructor(private readonly deps: AuthDeps) {}
+
+  /** The public user object: never a hash, token or vault material. */
+  toUser(actor: Pick<Actor, 'userId' | 'email' | 'username' | 'createdAt' | 'subscription'>): User {
+    const sub = this.deps.billing.subscriptionOf(actor);
+    return {
+      id: actor.userId,
+      email: actor.email,
+      username: actor.username,
+      createdAt: toIso(actor.createdAt),
+      subscriptionStatus: sub.status,
+      subscriptionPlan: sub.plan,
+      subscriptionEndDate: toIsoOrNull(sub.periodEnd),
+      linkLimit: this.deps.billing.linkLimitOf(actor),
+    };
+  }
+
+  private async checkCaptcha(token: string | undefined, action: 'login' | 'register', ip: string) {
+    if (!(await this.deps.captcha.verify(token, action, ip))) {
+      throw new AppError('RECAPTCHA_FAILED', Messages.captchaMissing);
+    }
+  }
+
+  private async issueToken(userId: string, client: ClientInfo): Promise<string> {
+    const token = newSecret();
+    await this.deps.users.insertToken({
+      id: newId(),
+      user_id: userId,
+      token_hash: sha256(token),
+      kind: client.kind,
+      name: client.kind === 'extension' ? 'Browser extension' : 'Web browser',
+      user_agent: client.userAgent?.slice(0, 300) ?? null,
+      created_at: this.deps.clock.now(),
+    });
+    return token;
+  }
+
+  async register(input: Register, client: ClientInfo): Promise<{ user: User; token: string }> {
+    await this.checkCaptcha(input.recaptchaToken, 'register', client.ip);
+    const email = input.email.toLowerCase();
+    const key = usernameKey(input.username);
+    const taken = await this.deps.users.emailOrUsernameTaken(email, key);
+    if (taken.email) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists.');
+    if (taken.username) throw new AppError('USERNAME_TAKEN', 'This username is already taken.');
+    const now = this.deps.clock.now();
+    const user = {
+      id: newId(),
+      email,
+      username: input.username,
+      username_key: key,
+      password_hash: await hashPassword(input.password),
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.deps.users.insert(user);
+    } catch (error) {
+      // Two registrations racing for the same email/username: the unique index decides.
+      const again = await this.deps.users.emailOrUsernameTaken(email, key);
+      if (again.email) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists.');
+      if (again.username) throw new AppError('USERNAME_TAKEN', 'This username is already taken.');
+      throw error;
+    }
+    const token = await this.issueToken(user.id, client);
+    return {
+      user: this.toUser({ userId: user.id, email, username: user.username, createdAt: now, subscription: undefined }),
+      token,
+    };
+  }
+
+  /** Same answer for an unknown email and a wrong password, in the same time. */
+  async login(input: Login, client: ClientInfo): Promise<{ user: User; token: string }> {
+    await this.checkCaptcha(input.recaptchaToken, 'login', client.ip);
+    const row = await this.deps.users.findByEmail(input.email.toLowerCase());
+    const ok = row ? await verifyPassword(row.password_hash, input.password) : await verifyAgainstDummy(input.password);
+    if (!row || !ok) throw new AppError('INVALID_CREDENTIALS', Messages.invalidCredentials);
+    const token = await this.issueToken(row.id, client);
+    const actor = await this.deps.users.findActor(sha256(token));
+    if (!actor) throw new Error('token vanished right after it was issued');
+    return { user: this.toUser(actor), token };
+  }
+
+  /** Resolves a bearer token to its user; undefined when unknown, revoked or idle too long. */
+  async authenticate(token: string): Promise<Actor | undefined> {
+    if (token.length < 20 || token.length > 200) return undefined;
+    const found = await this.deps.users.findActor(sha256(token));
+    if (!found) return undefined;
+    const now = this.deps.clock.now();
+    if (now - found.lastUsedAt > TOKEN_IDLE_EXPIRY_MS) {
+      await this.deps.users.deleteToken(found.tokenId);
+      return undefined;
+    }
+    if (now - found.lastUsedAt > TOUCH_INTERVAL_MS) await this.deps.users.touchToken(found.tokenId, now);
+    const { lastUsedAt: _lastUsedAt, ...actor } = found;
+    return actor;
+  }
+
+  /** Revokes the token the request was made with. */
+  async logout(actor: Actor): Promise<void> {
+    await this.deps.users.deleteToken(actor.tokenId);
+  }
+}

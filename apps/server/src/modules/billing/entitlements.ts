@@ -1,0 +1,75 @@
+import type { PaidPlanId, SubscriptionStatus } from '@linkwise/contract';
+import type { SubscriptionRow } from '../../db/schema.js';
+
+export type BillingMode = 'off' | 'simulated' | 'stripe';
+
+export interface EffectiveSubscription {
+  status: SubscriptionStatus;
+  plan: PaidPlanId | null;
+  /** End of the paid period (renewal or expiry date), epoch millis. */
+  periodEnd: number | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+const FREE: EffectiveSubscription = { status: 'free', plan: null, periodEnd: null, cancelAtPeriodEnd: false };
+
+/** Adds one billing interval in UTC calendar terms (a month from Jan 31 is Feb 28/29). */
+export function addInterval(from: number, plan: PaidPlanId): number {
+  const d = new Date(from);
+  const day = d.getUTCDate();
+  if (plan === 'yearly') d.setUTCFullYear(d.getUTCFullYear() + 1);
+  else d.setUTCMonth(d.getUTCMonth() + 1);
+  // Clamp month overflow (Jan 31 + 1 month must not become Mar 3).
+  if (d.getUTCDate() !== day) d.setUTCDate(0);
+  return d.getTime();
+}
+
+/**
+ * The subscription as it stands at `now`. A cancellation takes effect at period end (Pro is kept
+ * until then). A simulated subscription that was not cancelled renews itself, as a card payment
+ * would; a real provider's renewals arrive as events instead.
+ */
+export function effectiveSubscription(row: SubscriptionRow | undefined | null, now: number): EffectiveSubscription {
+  if (!row) return FREE;
+  const plan = row.plan;
+  let periodEnd = row.current_period_end;
+  if (row.status === 'active' && periodEnd !== null && periodEnd <= now) {
+    if (row.cancel_at_period_end === 1) {
+      return { status: 'canceled', plan, periodEnd, cancelAtPeriodEnd: false };
+    }
+    if (row.provider === 'simulated' && plan) {
+      while (periodEnd <= now) periodEnd = addInterval(periodEnd, plan);
+    }
+  }
+  return { status: row.status, plan, periodEnd, cancelAtPeriodEnd: row.cancel_at_period_end === 1 };
+}
+
+/** Pro means status `active`; every other status counts as Free for limits (spec §4). */
+export const isPro = (sub: EffectiveSubscription): boolean => sub.status === 'active';
+
+/**
+ * The one entitlement table for link limits: with billing off nobody is limited; otherwise Pro is
+ * unlimited and everyone else gets the Free limit. `null` means unlimited.
+ */
+export function linkLimitFor(sub: EffectiveSubscription, mode: BillingMode, freeLimit: number): number | null {
+  if (mode === 'off') return null;
+  return isPro(sub) ? null : freeLimit;
+}
+
+export interface Allowance {
+  linkLimit: number | null;
+  totalLinks: number;
+  canAddLinks: boolean;
+  remainingLinks: number | null;
+}
+
+/** Spec §5: remaining = limit − count, never below 0; unlimited plans have no remaining figure. */
+export function allowance(linkLimit: number | null, totalLinks: number): Allowance {
+  if (linkLimit === null) return { linkLimit, totalLinks, canAddLinks: true, remainingLinks: null };
+  return {
+    linkLimit,
+    totalLinks,
+    canAddLinks: totalLinks < linkLimit,
+    remainingLinks: Math.max(0, linkLimit - totalLinks),
+  };
+}

@@ -1,0 +1,354 @@
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } from '@linkwise/contract';
+import type { Engine } from '../../db/database.js';
+import type { DB, LinkRow, NewLink } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+
+/** The oldest-first position up to which a downgraded user's links stay viewable. */
+export interface Cutoff {
+  createdAt: number;
+  id: string;
+}
+
+export type LinkFilters = Pick<LinkListQuery, 'category' | 'isRead' | 'isReadLater' | 'hasCredentials' | 'search'>;
+type Sort = Pick<LinkListQuery, 'sortBy' | 'sortOrder'>;
+
+export interface HydratedLink {
+  row: LinkRow;
+  tags: string[];
+  credentials: EncryptedCredential[];
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+type LinksQuery = SelectQueryBuilder<DB, 'links', object>;
+
+/** Links, their tags and their (encrypted) credentials. The only place link SQL lives. */
+export class LinkRepository {
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly engine: Engine,
+  ) {}
+
+  /** Runs `fn` in one transaction with a repository bound to it. */
+  transaction<T>(fn: (repo: LinkRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => fn(new LinkRepository(trx, this.engine)));
+  }
+
+  /**
+   * Serialises writers of one user's links for the rest of the transaction, so two concurrent
+   * creates cannot both pass the plan-limit check. SQLite transactions are already serial.
+   */
+  async lockUser(userId: string): Promise<void> {
+    if (this.engine === 'postgres') {
+      await this.db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+    }
+  }
+
+  async countAll(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The `limit`-th oldest link, or null when the user has no more than `limit` links. */
+  async cutoff(userId: string, limit: number): Promise<Cutoff | null> {
+    const row = await this.db
+      .selectFrom('links')
+      .select(['created_at', 'id'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(1)
+      .offset(limit - 1)
+      .executeTakeFirst();
+    if (!row) return null;
+    const beyond = await this.db
+      .selectFrom('links')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(row.created_at, row.id)))
+      .limit(1)
+      .executeTakeFirst();
+    return beyond ? { createdAt: row.created_at, id: row.id } : null;
+  }
+
+  findIdByDuplicateKey(userId: string, key: string): Promise<{ id: string } | undefined> {
+    return this.db
+      .selectFrom('links')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('normalized_url', '=', key)
+      .executeTakeFirst();
+  }
+
+  findOwned(userId: string, id: string): Promise<LinkRow | undefined> {
+    return this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  async insert(link: NewLink): Promise<void> {
+    await this.db.insertInto('links').values(link).execute();
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Omit<NewLink, 'id' | 'user_id' | 'url' | 'normalized_url'>>,
+  ): Promise<void> {
+    await this.db.updateTable('links').set(changes).where('id', '=', id).execute();
+  }
+
+  async delete(userId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('links')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /** Replaces a link's tags, creating the user's tags that do not exist yet (matched case-insensitively). */
+  async setTags(userId: string, linkId: string, tags: string[], now: number): Promise<void> {
+    await this.db.deleteFrom('link_tags').where('link_id', '=', linkId).execute();
+    if (tags.length === 0) return;
+    const wanted = tags.map((name) => ({ name, key: tagKey(name) }));
+    await this.db
+      .insertInto('tags')
+      .values(wanted.map((t) => ({ id: newId(), user_id: userId, name: t.name, name_key: t.key, created_at: now })))
+      .onConflict((oc) => oc.columns(['user_id', 'name_key']).doNothing())
+      .execute();
+    const rows = await this.db
+      .selectFrom('tags')
+      .select(['id', 'name_key'])
+      .where('user_id', '=', userId)
+      .where(
+        'name_key',
+        'in',
+        wanted.map((t) => t.key),
+      )
+      .execute();
+    const idByKey = new Map(rows.map((r) => [r.name_key, r.id]));
+    await this.db
+      .insertInto('link_tags')
+      .values(wanted.map((t, position) => ({ link_id: linkId, tag_id: idByKey.get(t.key) ?? '', position })))
+      .execute();
+  }
+
+  async setCredentials(userId: string, linkId: string, credentials: EncryptedCredential[], now: number): Promise<void> {
+    await this.db.deleteFrom('credentials').where('link_id', '=', linkId).execute();
+    if (credentials.length > 0) {
+      await this.db
+        .insertInto('credentials')
+        .values(
+          credentials.map((c, position) => ({
+            id: c.id,
+            link_id: linkId,
+            user_id: userId,
+            iv: c.iv,
+            ciphertext: c.ciphertext,
+            v: c.v,
+            position,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    }
+    await this.db
+      .updateTable('links')
+      .set({ has_credentials: credentials.length > 0 ? 1 : 0 })
+      .where('id', '=', linkId)
+      .execute();
+  }
+
+  /** Attaches tags and credentials to rows with two queries, whatever the number of rows. */
+  async hydrate(rows: LinkRow[]): Promise<HydratedLink[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const tagRows = await this.db
+      .selectFrom('link_tags as lt')
+      .innerJoin('tags as t', 't.id', 'lt.tag_id')
+      .select(['lt.link_id', 't.name'])
+      .where('lt.link_id', 'in', ids)
+      .orderBy('lt.link_id')
+      .orderBy('lt.position')
+      .execute();
+    const withCredentials = rows.filter((r) => r.has_credentials === 1).map((r) => r.id);
+    const credentialRows =
+      withCredentials.length === 0
+        ? []
+        : await this.db
+            .selectFrom('credentials')
+            .select(['link_id', 'id', 'iv', 'ciphertext', 'v'])
+            .where('link_id', 'in', withCredentials)
+            .orderBy('link_id')
+            .orderBy('position')
+            .execute();
+    const tags = new Map<string, string[]>();
+    for (const t of tagRows) tags.set(t.link_id, [...(tags.get(t.link_id) ?? []), t.name]);
+    const creds = new Map<string, EncryptedCredential[]>();
+    for (const c of credentialRows) {
+      creds.set(c.link_id, [...(creds.get(c.link_id) ?? []), { id: c.id, iv: c.iv, ciphertext: c.ciphertext, v: c.v }]);
+    }
+    return rows.map((row) => ({ row, tags: tags.get(row.id) ?? [], credentials: creds.get(row.id) ?? [] }));
+  }
+
+  private visible(q: LinksQuery, userId: string, cutoff: Cutoff | null): LinksQuery {
+    const scoped = q.where('links.user_id', '=', userId);
+    if (!cutoff) return scoped;
+    return scoped.where((eb) =>
+      eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
+    );
+  }
+
+  private tagMatch(
+    eb: ExpressionBuilder<DB, 'links'>,
+    condition: (t: ExpressionBuilder<DB, 'link_tags' | 'tags'>) => ReturnType<ExpressionBuilder<DB, 'tags'>['and']>,
+  ) {
+    return eb.exists(
+      eb
+        .selectFrom('link_tags')
+        .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
+        .select(sql`1`.as('one'))
+        .whereRef('link_tags.link_id', '=', 'links.id')
+        .where(condition),
+    );
+  }
+
+  private filtered(q: LinksQuery, f: LinkFilters): LinksQuery {
+    let out = q;
+    if (f.category) out = out.where('links.category', '=', f.category);
+    if (f.isRead !== undefined) out = out.where('links.is_read', '=', f.isRead ? 1 : 0);
+    if (f.isReadLater !== undefined) out = out.where('links.is_read_later', '=', f.isReadLater ? 1 : 0);
+    if (f.hasCredentials !== undefined) out = out.where('links.has_credentials', '=', f.hasCredentials ? 1 : 0);
+    const term = f.search?.trim();
+    if (term) {
+      if (term.startsWith('#')) {
+        const key = tagKey(term);
+        out = out.where((eb) => this.tagMatch(eb, (t) => t.and([t('tags.name_key', '=', key)])));
+      } else {
+        const like = `%${escapeLike(term.toLocaleLowerCase('en-US'))}%`;
+        out = out.where((eb) =>
+          eb.or([
+            ...(['links.title', 'links.description', 'links.url', 'links.notes', 'links.category'] as const).map(
+              (col) => sql<boolean>`lower(${sql.ref(col)}) like ${like} escape '\\'`,
+            ),
+            this.tagMatch(eb, (t) => t.and([sql<boolean>`tags.name_key like ${like} escape '\\'`])),
+          ]),
+        );
+      }
+    }
+    return out;
+  }
+
+  private sorted(q: LinksQuery, { sortBy, sortOrder }: Sort): LinksQuery {
+    const dir = sortOrder;
+    const newest = (qq: LinksQuery) => qq.orderBy('links.created_at', 'desc').orderBy('links.id', 'desc');
+    switch (sortBy) {
+      case 'createdAt':
+        return q.orderBy('links.created_at', dir).orderBy('links.id', dir);
+      case 'updatedAt':
+        return newest(q.orderBy('links.updated_at', dir));
+      case 'title':
+        return newest(q.orderBy('links.title_key', dir));
+      case 'isRead':
+        return newest(q.orderBy('links.is_read', dir));
+      case 'isReadLater':
+        return newest(q.orderBy('links.is_read_later', dir));
+      case 'smart':
+        return newest(q.orderBy('links.smart_score', dir));
+      case 'relevance':
+        // Relevance needs a query; a plain list falls back to newest.
+        return newest(q);
+    }
+  }
+
+  /** One page of the user's viewable links matching the filters. */
+  async page(userId: string, cutoff: Cutoff | null, query: LinkListQuery): Promise<LinkRow[]> {
+    const base = this.filtered(this.visible(this.db.selectFrom('links'), userId, cutoff), query);
+    return this.sorted(base, query)
+      .selectAll('links')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute();
+  }
+
+  async countMatching(userId: string, cutoff: Cutoff | null, filters: LinkFilters): Promise<number> {
+    const row = await this.filtered(this.visible(this.db.selectFrom('links'), userId, cutoff), filters)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async categories(userId: string, cutoff: Cutoff | null): Promise<string[]> {
+    const rows = await this.visible(this.db.selectFrom('links'), userId, cutoff)
+      .select('links.category')
+      .distinct()
+      .where('links.category', 'is not', null)
+      .execute();
+    return rows
+      .map((r) => r.category ?? '')
+      .filter(Boolean)
+      .sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+  }
+
+  async stats(userId: string, cutoff: Cutoff | null, since: number): Promise<LinkStats> {
+    const totals = await this.visible(this.db.selectFrom('links'), userId, cutoff)
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>('links.is_read_later').as('readLater'),
+        eb.fn.sum<number>('links.is_read').as('read'),
+        eb.fn.sum<number>('links.has_credentials').as('withCredentials'),
+        eb.fn.count<number>('links.category').distinct().as('categories'),
+        eb.fn.sum<number>(eb.case().when('links.created_at', '>=', since).then(1).else(0).end()).as('recent'),
+      ])
+      .executeTakeFirstOrThrow();
+    const top = await this.visible(this.db.selectFrom('links'), userId, cutoff)
+      .select(['links.category', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('links.category', 'is not', null)
+      .groupBy('links.category')
+      .orderBy('n', 'desc')
+      .orderBy('links.category', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    const n = (v: unknown) => Number(v ?? 0);
+    const total = n(totals.total);
+    return {
+      totalLinks: total,
+      categories: n(totals.categories),
+      readLater: n(totals.readLater),
+      read: n(totals.read),
+      unread: total - n(totals.read),
+      withCredentials: n(totals.withCredentials),
+      topCategory: top?.category ?? null,
+      linksLast30Days: n(totals.recent),
+    };
+  }
+
+  /** Queues background work in the same transaction as the write that caused it. */
+  async enqueueJob(type: string, payload: unknown, now: number): Promise<void> {
+    await this.db
+      .insertInto('jobs')
+      .values({
+        id: newId(),
+        type,
+        payload: JSON.stringify(payload),
+        status: 'queued',
+        max_attempts: 5,
+        run_at: now,
+        locked_at: null,
+        locked_by: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+}

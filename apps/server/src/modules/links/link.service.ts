@@ -1,0 +1,199 @@
+import type { Link, LinkCreate, LinkListQuery, LinkListResponse, LinkStats, LinkUpdate } from '@linkwise/contract';
+import { AppError, notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { DAY_MS, toIso } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { LinkRow } from '../../db/schema.js';
+import type { Actor } from '../auth/actor.js';
+import { allowance } from '../billing/entitlements.js';
+import type { BillingService } from '../billing/billing.service.js';
+import type { Cutoff, HydratedLink, LinkRepository } from './link.repository.js';
+import { duplicateKey, hostTitle } from './url-normalize.js';
+
+export interface LinkDeps {
+  links: LinkRepository;
+  billing: BillingService;
+  clock: Clock;
+}
+
+/** The background job that fills in what the user left empty (worker arrives with link intelligence). */
+export const ANALYZE_LINK_JOB = 'analyze-link';
+
+export function toLink({ row, tags, credentials }: HydratedLink): Link {
+  return {
+    id: row.id,
+    url: row.url,
+    title: row.title,
+    description: row.description,
+    aiDescription: row.ai_description,
+    category: row.category,
+    tags,
+    notes: row.notes,
+    isRead: row.is_read === 1,
+    isReadLater: row.is_read_later === 1,
+    credentials,
+    favicon: row.favicon,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    analysisStatus: row.analysis_status,
+  };
+}
+
+const withinCutoff = (row: LinkRow, cutoff: Cutoff | null) =>
+  !cutoff || row.created_at < cutoff.createdAt || (row.created_at === cutoff.createdAt && row.id <= cutoff.id);
+
+/** Saving, reading, changing and listing links, with ownership and plan rules. */
+export class LinkService {
+  constructor(private readonly deps: LinkDeps) {}
+
+  /** After a downgrade only the first `limit` links by creation date are viewable (spec §4). */
+  private async cutoffFor(actor: Actor): Promise<Cutoff | null> {
+    const limit = this.deps.billing.linkLimitOf(actor);
+    return limit === null ? null : this.deps.links.cutoff(actor.userId, limit);
+  }
+
+  private async one(row: LinkRow): Promise<Link> {
+    const [hydrated] = await this.deps.links.hydrate([row]);
+    if (!hydrated) throw new Error('hydrate returned nothing for one row');
+    return toLink(hydrated);
+  }
+
+  /** Loads a link the actor may view; other users' links are indistinguishable from missing ones. */
+  private async viewable(actor: Actor, id: string): Promise<LinkRow> {
+    const row = await this.deps.links.findOwned(actor.userId, id);
+    if (!row) throw notFound('Link');
+    if (!withinCutoff(row, await this.cutoffFor(actor))) {
+      throw new AppError(
+        'PLAN_REQUIRED',
+        'This link is beyond your plan’s link limit. Upgrade to Pro to view and edit it again; nothing was deleted.',
+        { feature: 'links-beyond-limit' },
+      );
+    }
+    return row;
+  }
+
+  async create(actor: Actor, input: LinkCreate): Promise<Link> {
+    const key = duplicateKey(input.url);
+    const limit = this.deps.billing.linkLimitOf(actor);
+    const now = this.deps.clock.now();
+    const id = newId();
+    const attempt = () =>
+      this.deps.links.transaction(async (tx) => {
+        await tx.lockUser(actor.userId);
+        const existing = await tx.findIdByDuplicateKey(actor.userId, key);
+        if (existing) {
+          throw new AppError('DUPLICATE_LINK', 'You have already saved this link.', { linkId: existing.id });
+        }
+        if (limit !== null) {
+          const total = await tx.countAll(actor.userId);
+          if (!allowance(limit, total).canAddLinks) {
+            throw new AppError('LINK_LIMIT_REACHED', `You've reached your limit of ${limit} links`, {
+              linkLimit: limit,
+              totalLinks: total,
+            });
+          }
+        }
+        await tx.insert({
+          id,
+          user_id: actor.userId,
+          url: input.url,
+          normalized_url: key,
+          title: input.title || hostTitle(input.url),
+          description: input.description,
+          ai_description: null,
+          category: input.category,
+          notes: input.notes,
+          is_read: 0,
+          is_read_later: input.isReadLater ? 1 : 0,
+          has_credentials: 0,
+          favicon: null,
+          analysis_status: 'pending',
+          created_at: now,
+          updated_at: now,
+        });
+        if (input.tags?.length) await tx.setTags(actor.userId, id, input.tags, now);
+        if (input.credentials?.length) await tx.setCredentials(actor.userId, id, input.credentials, now);
+        await tx.enqueueJob(
+          ANALYZE_LINK_JOB,
+          { linkId: id, userId: actor.userId, titleFromUser: Boolean(input.title) },
+          now,
+        );
+      });
+    try {
+      await attempt();
+    } catch (error) {
+      // A concurrent save of the same URL lost the race on the unique index: report the winner.
+      if (!(error instanceof AppError)) {
+        const winner = await this.deps.links.findIdByDuplicateKey(actor.userId, key);
+        if (winner) throw new AppError('DUPLICATE_LINK', 'You have already saved this link.', { linkId: winner.id });
+      }
+      throw error;
+    }
+    return this.get(actor, id);
+  }
+
+  async get(actor: Actor, id: string): Promise<Link> {
+    return this.one(await this.viewable(actor, id));
+  }
+
+  async update(actor: Actor, id: string, patch: LinkUpdate): Promise<Link> {
+    await this.viewable(actor, id);
+    const now = this.deps.clock.now();
+    await this.deps.links.transaction(async (tx) => {
+      await tx.update(id, {
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.category !== undefined && { category: patch.category }),
+        ...(patch.notes !== undefined && { notes: patch.notes }),
+        ...(patch.isRead !== undefined && { is_read: patch.isRead ? 1 : 0 }),
+        ...(patch.isReadLater !== undefined && { is_read_later: patch.isReadLater ? 1 : 0 }),
+        updated_at: now,
+      });
+      if (patch.tags !== undefined) await tx.setTags(actor.userId, id, patch.tags, now);
+      if (patch.credentials !== undefined) await tx.setCredentials(actor.userId, id, patch.credentials, now);
+    });
+    return this.get(actor, id);
+  }
+
+  /** Deleting is allowed even for links hidden by a downgrade: the data is the user's. */
+  async delete(actor: Actor, id: string): Promise<void> {
+    if (!(await this.deps.links.delete(actor.userId, id))) throw notFound('Link');
+  }
+
+  async list(actor: Actor, query: LinkListQuery): Promise<LinkListResponse> {
+    const { links, billing } = this.deps;
+    const limit = billing.linkLimitOf(actor);
+    const actualTotal = await links.countAll(actor.userId);
+    const cutoff = limit !== null && actualTotal > limit ? await links.cutoff(actor.userId, limit) : null;
+    const filtered =
+      query.category !== undefined ||
+      query.isRead !== undefined ||
+      query.isReadLater !== undefined ||
+      query.hasCredentials !== undefined ||
+      Boolean(query.search?.trim());
+    const total = filtered
+      ? await links.countMatching(actor.userId, cutoff, query)
+      : cutoff && limit !== null
+        ? limit
+        : actualTotal;
+    const rows = total === 0 ? [] : await links.page(actor.userId, cutoff, query);
+    const data = (await links.hydrate(rows)).map(toLink);
+    return {
+      data,
+      total,
+      actualTotal,
+      page: query.page,
+      limit: query.limit,
+      subscription: allowance(limit, actualTotal),
+    };
+  }
+
+  async categories(actor: Actor): Promise<string[]> {
+    return this.deps.links.categories(actor.userId, await this.cutoffFor(actor));
+  }
+
+  async stats(actor: Actor): Promise<LinkStats> {
+    const since = this.deps.clock.now() - 30 * DAY_MS;
+    return this.deps.links.stats(actor.userId, await this.cutoffFor(actor), since);
+  }
+}

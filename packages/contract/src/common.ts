@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Stable, machine-readable error codes (API.md error table). */
+export const ErrorCodes = [
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'RECAPTCHA_FAILED',
+  'UNAUTHENTICATED',
+  'INVALID_CREDENTIALS',
+  'TOTP_REQUIRED',
+  'TOTP_INVALID',
+  'LINK_LIMIT_REACHED',
+  'PLAN_REQUIRED',
+  'NOT_FOUND',
+  'EMAIL_TAKEN',
+  'USERNAME_TAKEN',
+  'DUPLICATE_LINK',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'FETCH_FAILED',
+  'NOT_HTML',
+  'BLOCKED_ADDRESS',
+  'BILLING_DISABLED',
+  'INVALID_STATE',
+  'RATE_LIMITED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** Every error body: a sentence for people, a code for programs, optional details. */
+export const ErrorBodySchema = z.object({
+  error: z.string(),
+  code: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const IdSchema = z.string().min(1).max(64);
+export const TimestampSchema = z.string().describe('ISO-8601 timestamp in UTC');
+
+export const IdParamsSchema = z.object({ id: IdSchema });
+
+/** Query-string booleans: only the literal words are accepted; anything else is ignored. */
+export const QueryBoolean = z
+  .string()
+  .optional()
+  .transform((v) => (v === 'true' ? true : v === 'false' ? false : undefined));
+
+export const SuccessFlagSchema = z.object({ success: z.literal(true) });
