@@ -71,6 +71,8 @@ export async function buildApp({
     },
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // The API speaks JSON only; a text/plain body is a client mistake (415), not a string to validate.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApiClient, type ApiClient } from '@linkwise/contract';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type Database, type Engine } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import type { Clock } from '../src/lib/clock.js';
+import { createTestDatabase } from './pg.js';
+
+/** The engines a suite runs on; PostgreSQL only when global setup found it (CI requires it). */
+export function engines(): Engine[] {
+  return inject('postgres') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A clock tests can move forward. */
+export class TestClock implements Clock {
+  constructor(public current = Date.parse('2026-11-22T12:00:00Z')) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface TestServer {
+  engine: Engine;
+  url: string;
+  config: Config;
+  app: FastifyInstance;
+  database: Database;
+  clock: TestClock;
+  /** Statements executed so far (for query-count assertions). */
+  queries: () => number;
+  /** A typed client, signed in with `token` when given. */
+  api: (token?: string) => ApiClient;
+  /** Registers a fresh user and returns a client signed in as them. */
+  signUp: (name?: string) => Promise<{ api: ApiClient; token: string; userId: string; email: string }>;
+  close: () => Promise<void>;
+}
+
+let counter = 0;
+
+/** Starts the real server on a free loopback port over a fresh, migrated database. */
+export async function startServer(engine: Engine, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-test-'));
+  const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    ...(pg && { DATABASE_URL: pg.url }),
+    ...env,
+  });
+  let queryCount = 0;
+  const database = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    poolSize: 4,
+    onQuery: () => void queryCount++,
+  });
+  await migrateToLatest(database);
+  const clock = new TestClock();
+  const app = await buildApp({ config, database, clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const api = (token?: string) => createApiClient({ baseUrl: url, getToken: () => token });
+  return {
+    engine,
+    url,
+    config,
+    app,
+    database,
+    clock,
+    queries: () => queryCount,
+    api,
+    async signUp(name = 'user') {
+      counter += 1;
+      const email = `${name}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const { token, user } = await api().register({
+        body: {
+          email,
+          username: `${name}${counter}${Math.random().toString(36).slice(2, 6)}`,
+          password: 'correct horse',
+        },
+      });
+      return { api: api(token), token, userId: user.id, email };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Raw HTTP for what the typed client cannot send (malformed JSON, huge bodies, odd headers). */
+export async function raw(
+  server: TestServer,
+  method: string,
+  urlPath: string,
+  init: { token?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; json: () => unknown; text: string }> {
+  const response = await fetch(`${server.url}${urlPath}`, {
+    method,
+    redirect: 'manual',
+    headers: {
+      ...(init.body !== undefined && { 'content-type': 'application/json' }),
+      ...(init.token && { authorization: `Bearer ${init.token}` }),
+      ...init.headers,
+    },
+    body: init.body,
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, raw, startServer, type TestServer } from './harness.js';
+
+describe.each(engines())('HTTP hygiene on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startServer(engine);
+    token = (await server.signUp('hygiene')).token;
+  });
+  afterAll(() => server.close());
+
+  it('answers health without secrets', async () => {
+    const res = await raw(server, 'GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', db: 'ok', version: expect.any(String) as string });
+  });
+
+  it('turns malformed JSON into INVALID_JSON', async () => {
+    for (const body of ['{bad', '{"url": }', '']) {
+      const res = await raw(server, 'POST', '/api/links', { token, body });
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ error: 'The request body is not valid JSON.', code: 'INVALID_JSON' });
+    }
+  });
+
+  it('caps request bodies at 1 MB', async () => {
+    const res = await raw(server, 'POST', '/api/links', {
+      token,
+      body: JSON.stringify({ url: 'https://example.com', notes: 'x'.repeat(1_100_000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('refuses bodies that are not JSON', async () => {
+    const res = await raw(server, 'POST', '/api/links', {
+      token,
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    } as never);
+    expect(res.status).toBe(415);
+    expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('answers unknown API paths with the JSON 404 and other paths with the web app', async () => {
+    const api = await raw(server, 'GET', '/api/nope');
+    expect([api.status, api.json()]).toEqual([404, { error: 'Not found', code: 'NOT_FOUND' }]);
+    const page = await raw(server, 'GET', '/dashboard');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('sends security headers and a request id', async () => {
+    const res = await raw(server, 'GET', '/api/health', { headers: { 'x-request-id': 'trace-123' } });
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const generated = await raw(server, 'GET', '/api/health', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('allows cross-origin calls from browser extensions only', async () => {
+    const ext = await raw(server, 'OPTIONS', '/api/links', {
+      headers: { origin: 'chrome-extension://abcdefghijklmnop', 'access-control-request-method': 'POST' },
+    });
+    expect(ext.headers.get('access-control-allow-origin')).toBe('chrome-extension://abcdefghijklmnop');
+    const site = await raw(server, 'OPTIONS', '/api/links', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(site.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('publishes OpenAPI generated from the contract', async () => {
+    const doc = (await raw(server, 'GET', '/api/openapi.json')).json() as {
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/links', '/api/links/{id}', '/api/auth/register', '/api/subscription/plans']),
+    );
+    expect(doc.paths['/api/links']?.post?.requestBody).toBeDefined();
+    expect(JSON.stringify(doc)).not.toContain('/billing/simulated');
+  });
+
+  it('never returns a stack trace', async () => {
+    const res = await raw(server, 'GET', '/api/links/%E0%A4%A', { token });
+    expect(res.text).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('rate limits on sign-in', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite', { RATE_LIMIT_AUTH_PER_MINUTE: '3' });
+  });
+  afterAll(() => server.close());
+
+  it('answers 429 RATE_LIMITED with Retry-After after the limit', async () => {
+    const attempt = () =>
+      raw(server, 'POST', '/api/auth/login', { body: JSON.stringify({ email: 'a@b.co', password: 'whatever' }) });
+    for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(401);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
