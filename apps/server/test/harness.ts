@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { createApiClient, type ApiClient } from '@linkwise/contract';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
@@ -46,11 +46,26 @@ export interface TestServer {
 
 let counter = 0;
 
+/** A free loopback port, so APP_URL (used in checkout links) can name the real address. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Starts the real server on a free loopback port over a fresh, migrated database. */
 export async function startServer(engine: Engine, env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-test-'));
   const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
+  const port = await freePort();
   const config = loadConfig({
+    PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
@@ -67,8 +82,8 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
   await migrateToLatest(database);
   const clock = new TestClock();
   const app = await buildApp({ config, database, clock });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  await app.listen({ port, host: '127.0.0.1' });
+  const url = config.appUrl;
   const api = (token?: string) => createApiClient({ baseUrl: url, getToken: () => token });
   return {
     engine,

@@ -36,6 +36,6 @@ export async function serveWebApp(app: FastifyInstance): Promise<void> {
       return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' });
     }
     if (!built) return reply.type('text/html').send(NOT_BUILT);
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

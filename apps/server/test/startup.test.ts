@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { engines } from './harness.js';
+import { createTestDatabase } from './pg.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const mainTs = path.join(root, 'apps/server/src/main.ts');
+
+/** Runs the real entry point (from source) and collects its output until it exits or is stopped. */
+function runMain(env: Record<string, string>, untilOutput?: RegExp) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', mainTs], {
+      cwd: root,
+      env: { PATH: process.env.PATH, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (untilOutput?.test(stdout)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('start-up', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('stops with one readable line on a bad variable', async () => {
+    const { code, stderr } = await runMain({ PORT: 'banana' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe('Invalid configuration: PORT must be a port number between 0 and 65535 (got "banana")');
+  });
+
+  it('creates the SQLite file, serves, and shuts down cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
+    dirs.push(dataDir);
+    const { code, stdout } = await runMain({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, /Linkwise .* on http/);
+    expect(stdout).toMatch(/sqlite:.*linkwise\.db/);
+    expect(stdout).toMatch(/shutting down/);
+    expect(code).toBe(0);
+  });
+});
+
+describe.each(engines().filter((e) => e === 'postgres'))('migrations on %s', () => {
+  it('two instances starting together migrate once', async () => {
+    const target = await createTestDatabase();
+    try {
+      const a = openDatabase({ databaseUrl: target.url, dataDir: '', poolSize: 2 });
+      const b = openDatabase({ databaseUrl: target.url, dataDir: '', poolSize: 2 });
+      const [ra, rb] = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
+      // Exactly one of them applied the migrations; the other found nothing left to do.
+      expect([ra.length, rb.length].sort()).toEqual([0, 1]);
+      await Promise.all([a.close(), b.close()]);
+      const client = new pg.Client({ connectionString: target.url });
+      await client.connect();
+      const rows = await client.query('select name from schema_migrations');
+      await client.end();
+      expect(rows.rows.map((r: { name: string }) => r.name)).toEqual(['0001-initial']);
+    } finally {
+      await target.drop();
+    }
+  });
+});
