@@ -38,7 +38,7 @@ describe.each(engines())('HTTP hygiene on %s', (engine) => {
       token,
       headers: { 'content-type': 'text/plain' },
       body: 'hello',
-    } as never);
+    });
     expect(res.status).toBe(415);
     expect(res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
