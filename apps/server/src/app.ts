@@ -107,9 +107,14 @@ export async function buildApp({
     allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
     maxAge: 600,
   });
+  // Several instances share limits through Redis; one instance keeps them in memory.
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
+    : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, {
     global: false,
-    ...(config.REDIS_URL && { redis: new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) }),
+    ...(redis && { redis }),
     errorResponseBuilder: (_req, context) => {
       const error = new AppError(
         'RATE_LIMITED',

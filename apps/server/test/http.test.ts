@@ -105,3 +105,28 @@ describe('rate limits on sign-in', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
+
+describe('rate limits shared through Redis', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite', {
+      RATE_LIMIT_AUTH_PER_MINUTE: '2',
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      TRUST_PROXY: 'true',
+    });
+  });
+  afterAll(() => server.close());
+
+  it('counts attempts in Redis', async () => {
+    // A fresh client address per run, so earlier runs' counters in the shared Redis do not interfere.
+    const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const attempt = () =>
+      raw(server, 'POST', '/api/auth/login', {
+        body: JSON.stringify({ email: 'a@b.co', password: 'whatever' }),
+        headers: { 'x-forwarded-for': ip },
+      });
+    expect((await attempt()).status).toBe(401);
+    expect((await attempt()).status).toBe(401);
+    expect((await attempt()).status).toBe(429);
+  });
+});
