@@ -1,17 +1,6 @@
-import { ApiError, Messages, UserSchema } from '@linkwise/contract';
+import { Messages, UserSchema } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, raw, startServer, type TestServer } from './harness.js';
-
-const fail = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => {
-      if (!(e instanceof ApiError)) throw e;
-      return e;
-    },
-  );
+import { engines, failure, raw, startServer, type TestServer } from './harness.js';
 
 describe.each(engines())('accounts on %s', (engine) => {
   let server: TestServer;
@@ -38,7 +27,7 @@ describe.each(engines())('accounts on %s', (engine) => {
   });
 
   it('words validation failures exactly as the spec does', async () => {
-    const e = await fail(server.api().register({ body: { email: 'nope', username: 'ab', password: '12345' } }));
+    const e = await failure(server.api().register({ body: { email: 'nope', username: 'ab', password: '12345' } }));
     expect(e.status).toBe(400);
     expect(e.code).toBe('VALIDATION_ERROR');
     expect(e.details).toEqual({
@@ -57,11 +46,11 @@ describe.each(engines())('accounts on %s', (engine) => {
 
   it('refuses a second account with the same email or username', async () => {
     await server.api().register({ body: { email: 'dup@example.com', username: 'dupuser', password: 'secret1' } });
-    const email = await fail(
+    const email = await failure(
       server.api().register({ body: { email: 'DUP@example.com', username: 'other', password: 'secret1' } }),
     );
     expect([email.status, email.code]).toEqual([409, 'EMAIL_TAKEN']);
-    const name = await fail(
+    const name = await failure(
       server.api().register({ body: { email: 'x@example.com', username: 'DupUser', password: 'secret1' } }),
     );
     expect([name.status, name.code]).toEqual([409, 'USERNAME_TAKEN']);
@@ -89,7 +78,7 @@ describe.each(engines())('accounts on %s', (engine) => {
     const b = await server.api().extensionLogin({ body: { email: 'devices@example.com', password: 'secret1' } });
     expect(a.token).not.toBe(b.token);
     await server.api(a.token).logout();
-    const revoked = await fail(server.api(a.token).me());
+    const revoked = await failure(server.api(a.token).me());
     expect([revoked.status, revoked.code, revoked.message]).toEqual([
       401,
       'UNAUTHENTICATED',
@@ -117,7 +106,7 @@ describe.each(engines())('accounts on %s', (engine) => {
     const { api } = await server.signUp('idle');
     await api.me();
     server.clock.advance(91 * 86_400_000);
-    const e = await fail(api.me());
+    const e = await failure(api.me());
     expect(e.status).toBe(401);
   });
 

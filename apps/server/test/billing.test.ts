@@ -1,19 +1,8 @@
-import { ApiError, PlanSchema } from '@linkwise/contract';
+import { PlanSchema } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, raw, startServer, type TestServer } from './harness.js';
+import { engines, failure, raw, startServer, type TestServer } from './harness.js';
 
 const DAY = 86_400_000;
-
-const fail = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => {
-      if (!(e instanceof ApiError)) throw e;
-      return e;
-    },
-  );
 
 /** Presses the simulated checkout's Pay button the way the browser form does. */
 async function pay(url: string) {
@@ -117,7 +106,7 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
     const again = await pay(checkout.url);
     expect(again.status).toBe(410);
     expect(await server.database.db.selectFrom('payment_events').selectAll().execute()).toHaveLength(1);
-    const second = await fail(api.createCheckout({ body: { plan: 'yearly' } }));
+    const second = await failure(api.createCheckout({ body: { plan: 'yearly' } }));
     expect([second.status, second.code]).toEqual([409, 'INVALID_STATE']);
 
     const canceled = await api.cancelSubscription();
@@ -171,13 +160,13 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
 
   it('validates plan choices and state', async () => {
     const { api } = await server.signUp('picky');
-    const bad = await fail(api.createCheckout({ body: { plan: 'weekly' as 'monthly' } }));
+    const bad = await failure(api.createCheckout({ body: { plan: 'weekly' as 'monthly' } }));
     expect([bad.status, bad.details]).toEqual([400, { fields: { plan: 'Plan must be monthly or yearly' } }]);
     for (const call of [() => api.cancelSubscription(), () => api.resumeSubscription(), () => api.createPortal()]) {
-      const e = await fail(call());
+      const e = await failure(call());
       expect([e.status, e.code]).toEqual([409, 'INVALID_STATE']);
     }
-    const anonymous = await fail(server.api().createCheckout({ body: { plan: 'monthly' } }));
+    const anonymous = await failure(server.api().createCheckout({ body: { plan: 'monthly' } }));
     expect(anonymous.status).toBe(401);
     expect((await raw(server, 'GET', '/billing/simulated/checkout/cs_nope')).status).toBe(410);
   });
@@ -214,7 +203,7 @@ describe.each(engines())('billing off on %s', (engine) => {
       canAddLinks: true,
     });
     expect((await api.me()).user.linkLimit).toBeNull();
-    const e = await fail(api.createCheckout({ body: { plan: 'monthly' } }));
+    const e = await failure(api.createCheckout({ body: { plan: 'monthly' } }));
     expect([e.status, e.code]).toEqual([404, 'BILLING_DISABLED']);
     expect((await server.api().subscriptionPlans()).billing).toBe('off');
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
-import { createApiClient, type ApiClient } from '@linkwise/contract';
+import { ApiError, createApiClient, type ApiClient } from '@linkwise/contract';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -134,4 +134,15 @@ export async function raw(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
+}
+
+/** Awaits a call that must fail and returns its ApiError (status, code, message, details). */
+export async function failure(call: Promise<unknown>): Promise<ApiError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
 }

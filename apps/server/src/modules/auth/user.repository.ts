@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB, UserRow } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { AuthTokensTable, DB, UserRow } from '../../db/schema.js';
 import type { Actor } from './actor.js';
 
 /** Users and their device tokens. */
@@ -26,15 +26,7 @@ export class UserRepository {
     await this.db.insertInto('users').values(user).execute();
   }
 
-  async insertToken(token: {
-    id: string;
-    user_id: string;
-    token_hash: string;
-    kind: 'web' | 'extension';
-    name: string;
-    user_agent: string | null;
-    created_at: number;
-  }): Promise<void> {
+  async insertToken(token: Omit<Insertable<AuthTokensTable>, 'last_used_at'>): Promise<void> {
     await this.db
       .insertInto('auth_tokens')
       .values({ ...token, last_used_at: token.created_at })
