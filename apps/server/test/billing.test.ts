@@ -52,6 +52,7 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
     expect(await api.subscriptionStatus()).toEqual({
       status: 'free',
       plan: null,
+      scheduledPlan: null,
       endDate: null,
       isSubscribed: false,
       cancelAtPeriodEnd: false,
@@ -119,18 +120,47 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
     const resumed = await api.resumeSubscription();
     expect(resumed).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
 
+    // A downgrade waits for the paid year to run out, and can be withdrawn.
     server.clock.advance(10 * DAY);
-    const switched = await api.updatePlan({ body: { plan: 'monthly' } });
-    expect(switched).toMatchObject({ status: 'active', plan: 'monthly', cancelAtPeriodEnd: false });
-    // Switching starts a new monthly period on the day of the switch (Dec 2 → Jan 2).
-    expect(Date.parse(switched.endDate ?? '')).toBe(Date.UTC(2027, 0, 2, 12));
+    const scheduled = await api.updatePlan({ body: { plan: 'monthly' } });
+    expect(scheduled).toMatchObject({
+      plan: 'yearly',
+      scheduledPlan: 'monthly',
+      endDate: active.endDate,
+      isSubscribed: true,
+    });
+    expect(await api.updatePlan({ body: { plan: 'yearly' } })).toMatchObject({ plan: 'yearly', scheduledPlan: null });
+    await api.updatePlan({ body: { plan: 'monthly' } });
 
+    // The year runs out: monthly takes over and renews monthly from the old period end.
+    // (Signed-in use keeps the token alive; it expires after 90 idle days.)
+    for (let i = 0; i < 4; i++) {
+      server.clock.advance(90 * DAY);
+      await api.me();
+    }
+    const renewed = await api.subscriptionStatus();
+    expect(renewed).toMatchObject({ status: 'active', plan: 'monthly', scheduledPlan: null });
+    expect(Date.parse(renewed.endDate ?? '')).toBe(Date.UTC(2027, 11, 22, 12));
+
+    // Cancelled and past the period end: back to the Free rules.
     await api.cancelSubscription();
-    server.clock.advance(31 * DAY);
+    server.clock.advance(30 * DAY);
     const expired = await api.subscriptionStatus();
     expect(expired).toMatchObject({ status: 'canceled', isSubscribed: false, linkLimit: 30, hasUnlimitedLinks: false });
     expect((await api.me()).user.subscriptionStatus).toBe('canceled');
-    expect(server.clock.now() - start).toBe(41 * DAY);
+    expect(server.clock.now() - start).toBe(400 * DAY);
+  });
+
+  it('upgrades monthly to yearly at once and keeps a pending cancellation', async () => {
+    const { api } = await server.signUp('upgrader');
+    await pay((await api.createCheckout({ body: { plan: 'monthly' } })).url);
+    await api.cancelSubscription();
+    server.clock.advance(5 * DAY);
+    const upgraded = await api.updatePlan({ body: { plan: 'yearly' } });
+    expect(upgraded).toMatchObject({ plan: 'yearly', scheduledPlan: null, cancelAtPeriodEnd: true });
+    const inAYear = new Date(server.clock.now());
+    inAYear.setUTCFullYear(inAYear.getUTCFullYear() + 1);
+    expect(upgraded.endDate).toBe(inAYear.toISOString());
   });
 
   it('renews a simulated subscription that was not cancelled', async () => {
@@ -151,11 +181,19 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
     expect((await api.subscriptionStatus()).status).toBe('free');
     expect((await pay(url)).status).toBe(410);
 
-    const late = await api.createCheckout({ body: { plan: 'monthly' } });
+    // Cancel in a stale tab after paying must not claim the payment was cancelled.
+    const paidFirst = await api.createCheckout({ body: { plan: 'monthly' } });
+    await pay(paidFirst.url);
+    const stale = await fetch(`${paidFirst.url}/cancel`, { method: 'POST', redirect: 'manual' });
+    expect(stale.status).toBe(410);
+    expect((await api.subscriptionStatus()).status).toBe('active');
+
+    const other = await server.signUp('late');
+    const late = await other.api.createCheckout({ body: { plan: 'monthly' } });
     server.clock.advance(2 * 60 * 60 * 1000);
     expect((await raw(server, 'GET', new URL(late.url).pathname)).status).toBe(410);
     expect((await pay(late.url)).status).toBe(410);
-    expect((await api.subscriptionStatus()).status).toBe('free');
+    expect((await other.api.subscriptionStatus()).status).toBe('free');
   });
 
   it('validates plan choices and state', async () => {

@@ -24,6 +24,7 @@ export const PlansResponseSchema = z.object({
 export const SubscriptionStatusResponseSchema = z.object({
   status: SubscriptionStatusSchema,
   plan: PaidPlanIdSchema.nullable(),
+  scheduledPlan: PaidPlanIdSchema.nullable().describe('a downgrade that takes effect at endDate'),
   endDate: TimestampSchema.nullable(),
   isSubscribed: z.boolean(),
   cancelAtPeriodEnd: z.boolean(),

@@ -113,6 +113,8 @@ export interface SubscriptionsTable {
   provider: 'simulated' | 'stripe';
   status: 'free' | 'active' | 'canceled' | 'past_due' | 'unpaid';
   plan: 'monthly' | 'yearly' | null;
+  /** A downgrade waiting for the end of the paid period. */
+  scheduled_plan: 'monthly' | 'yearly' | null;
   current_period_end: Millis | null;
   cancel_at_period_end: Flag;
   provider_customer_id: string | null;

@@ -146,6 +146,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('provider', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('plan', 'text')
+    .addColumn('scheduled_plan', 'text')
     .addColumn('current_period_end', 'bigint')
     .addColumn('cancel_at_period_end', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('provider_customer_id', 'text')

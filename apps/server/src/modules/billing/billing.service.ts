@@ -56,6 +56,7 @@ export class BillingService {
     return {
       status: sub.status,
       plan: sub.plan,
+      scheduledPlan: sub.scheduledPlan,
       endDate: toIsoOrNull(sub.periodEnd),
       isSubscribed: isPro(sub),
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
@@ -134,6 +135,7 @@ export class BillingService {
     return {
       userId: actor.userId,
       plan: sub.plan,
+      scheduledPlan: sub.scheduledPlan,
       currentPeriodEnd: sub.periodEnd,
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
       customerId: row.provider_customer_id,
@@ -157,7 +159,7 @@ export class BillingService {
 
   updatePlan(actor: Actor, plan: PaidPlanId): Promise<SubscriptionStatusResponse> {
     const current = this.current(actor);
-    if (current.plan === plan && !current.cancelAtPeriodEnd) return this.status(actor);
+    if (current.plan === plan && !current.scheduledPlan) return this.status(actor);
     return this.changeAndReport(actor, this.requireProvider().changePlan(current, plan, this.deps.clock.now()));
   }
 
@@ -175,6 +177,7 @@ export class BillingService {
       provider: event.provider,
       status: event.status,
       plan: event.plan,
+      scheduled_plan: event.scheduledPlan,
       current_period_end: event.currentPeriodEnd,
       cancel_at_period_end: event.cancelAtPeriodEnd ? 1 : 0,
       provider_customer_id: event.customerId,
@@ -205,9 +208,11 @@ export class BillingService {
     return 'completed';
   }
 
-  async cancelCheckout(id: string): Promise<void> {
+  /** The simulated checkout's Cancel button; false when the checkout was no longer open. */
+  async cancelCheckout(id: string): Promise<boolean> {
     const session = await this.openSessionFor(id, 'checkout');
-    if (!('problem' in session)) await this.deps.subscriptions.closeSession(id, 'canceled');
+    if ('problem' in session) return false;
+    return this.deps.subscriptions.closeSession(id, 'canceled');
   }
 
   /** Builds the acting user for a portal session (the portal page carries no bearer token). */

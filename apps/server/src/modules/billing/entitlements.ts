@@ -6,12 +6,20 @@ export type BillingMode = 'off' | 'simulated' | 'stripe';
 export interface EffectiveSubscription {
   status: SubscriptionStatus;
   plan: PaidPlanId | null;
+  /** The plan that takes over at period end (a downgrade waits for the paid period to run out). */
+  scheduledPlan: PaidPlanId | null;
   /** End of the paid period (renewal or expiry date), epoch millis. */
   periodEnd: number | null;
   cancelAtPeriodEnd: boolean;
 }
 
-const FREE: EffectiveSubscription = { status: 'free', plan: null, periodEnd: null, cancelAtPeriodEnd: false };
+const FREE: EffectiveSubscription = {
+  status: 'free',
+  plan: null,
+  scheduledPlan: null,
+  periodEnd: null,
+  cancelAtPeriodEnd: false,
+};
 
 /** Adds one billing interval in UTC calendar terms (a month from Jan 31 is Feb 28/29). */
 export function addInterval(from: number, plan: PaidPlanId): number {
@@ -31,17 +39,20 @@ export function addInterval(from: number, plan: PaidPlanId): number {
  */
 export function effectiveSubscription(row: SubscriptionRow | undefined | null, now: number): EffectiveSubscription {
   if (!row) return FREE;
-  const plan = row.plan;
+  let plan = row.plan;
+  let scheduledPlan = row.scheduled_plan;
   let periodEnd = row.current_period_end;
   if (row.status === 'active' && periodEnd !== null && periodEnd <= now) {
     if (row.cancel_at_period_end === 1) {
-      return { status: 'canceled', plan, periodEnd, cancelAtPeriodEnd: false };
+      return { status: 'canceled', plan, scheduledPlan: null, periodEnd, cancelAtPeriodEnd: false };
     }
     if (row.provider === 'simulated' && plan) {
+      // The scheduled downgrade starts with the first renewal.
+      if (scheduledPlan) [plan, scheduledPlan] = [scheduledPlan, null];
       while (periodEnd <= now) periodEnd = addInterval(periodEnd, plan);
     }
   }
-  return { status: row.status, plan, periodEnd, cancelAtPeriodEnd: row.cancel_at_period_end === 1 };
+  return { status: row.status, plan, scheduledPlan, periodEnd, cancelAtPeriodEnd: row.cancel_at_period_end === 1 };
 }
 
 /** Pro means status `active`; every other status counts as Free for limits (spec §4). */

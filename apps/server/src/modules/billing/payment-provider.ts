@@ -12,6 +12,7 @@ export interface SubscriptionEvent {
   userId: string;
   status: SubscriptionStatus;
   plan: PaidPlanId | null;
+  scheduledPlan: PaidPlanId | null;
   currentPeriodEnd: number | null;
   cancelAtPeriodEnd: boolean;
   customerId: string | null;
@@ -21,6 +22,7 @@ export interface SubscriptionEvent {
 export interface CurrentSubscription {
   userId: string;
   plan: PaidPlanId;
+  scheduledPlan: PaidPlanId | null;
   currentPeriodEnd: number;
   cancelAtPeriodEnd: boolean;
   customerId: string | null;

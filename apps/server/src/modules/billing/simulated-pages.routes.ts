@@ -89,7 +89,12 @@ confirmation path a real payment provider uses.</p>
     });
 
     app.post<{ Params: { id: string } }>('/billing/simulated/checkout/:id/cancel', hide, async (request, reply) => {
-      if (SESSION_ID.test(request.params.id)) await billing.cancelCheckout(request.params.id);
+      const id = request.params.id;
+      if (!SESSION_ID.test(id)) return problemPage(reply, 'This checkout link is not valid.');
+      // A checkout already paid (say, in another tab) must not be reported as cancelled.
+      if (!(await billing.cancelCheckout(id))) {
+        return problemPage(reply, 'This checkout has already been completed, cancelled or has expired.');
+      }
       return reply.redirect('/subscription/cancel', 303);
     });
 
@@ -101,6 +106,7 @@ confirmation path a real payment provider uses.</p>
       const id = escapeHtml(request.params.id);
       const plan = status.plan ? plans.get(status.plan) : undefined;
       const other = status.plan === 'monthly' ? 'yearly' : 'monthly';
+      const scheduled = status.scheduledPlan ? plans.get(status.scheduledPlan) : undefined;
       const date = toIsoOrNull(status.endDate ? Date.parse(status.endDate) : null)?.slice(0, 10) ?? '—';
       const action = (name: string, label: string, primary = false) =>
         `<form method="post" action="/billing/simulated/portal/${id}/${name}"><button type="submit"${primary ? ' class="primary"' : ''}>${label}</button></form>`;
@@ -110,7 +116,9 @@ confirmation path a real payment provider uses.</p>
             status.cancelAtPeriodEnd
               ? action('resume', 'Resume subscription', true)
               : action('cancel', 'Cancel at end of period'),
-            action(`switch-${other}`, `Switch to ${escapeHtml(plans.get(other)?.name ?? other)}`),
+            scheduled
+              ? action(`switch-${status.plan ?? 'yearly'}`, `Keep ${escapeHtml(plan?.name ?? 'current plan')}`)
+              : action(`switch-${other}`, `Switch to ${escapeHtml(plans.get(other)?.name ?? other)}`),
           ].join('');
       return reply.type('text/html').send(
         page(
@@ -118,7 +126,8 @@ confirmation path a real payment provider uses.</p>
           `<h1>Manage subscription</h1>
 <dl><dt>Plan</dt><dd>${escapeHtml(plan?.name ?? 'Free')}</dd>
 <dt>Status</dt><dd>${escapeHtml(status.cancelAtPeriodEnd ? 'Active until the end of the period' : status.status)}</dd>
-<dt>${status.cancelAtPeriodEnd || !status.isSubscribed ? 'Expires' : 'Renews'}</dt><dd>${escapeHtml(date)}</dd></dl>
+<dt>${status.cancelAtPeriodEnd || !status.isSubscribed ? 'Expires' : 'Renews'}</dt><dd>${escapeHtml(date)}</dd>
+${scheduled ? `<dt>Next plan</dt><dd>${escapeHtml(scheduled.name)} from ${escapeHtml(date)}</dd>` : ''}</dl>
 <div class="actions">${actions}<a class="button" href="/profile">Return to Linkwise</a></div>`,
         ),
       );

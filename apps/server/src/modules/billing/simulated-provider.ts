@@ -30,6 +30,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
         userId,
         status: 'active',
         plan,
+        scheduledPlan: null,
         currentPeriodEnd: addInterval(now, plan),
         cancelAtPeriodEnd: false,
         customerId: `sim_cus_${userId}`,
@@ -50,16 +51,26 @@ export class SimulatedPaymentProvider implements PaymentProvider {
     );
   }
 
-  /** Upgrades take effect at once: the new interval starts now (the simulated proration is free). */
+  /**
+   * Spec §4: upgrades take effect immediately, downgrades at period end. Yearly is the upgrade: it
+   * starts a new yearly period now. Monthly waits as the scheduled plan until the paid year runs
+   * out. Choosing the current plan again withdraws a scheduled change. A pending cancellation is
+   * left as it is: changing plan does not silently renew a subscription the user cancelled.
+   */
   changePlan(sub: CurrentSubscription, plan: PaidPlanId, now: number): Promise<SubscriptionEvent> {
-    return Promise.resolve(
-      this.event('customer.subscription.updated', {
-        ...sub,
-        status: 'active',
-        plan,
-        currentPeriodEnd: addInterval(now, plan),
-        cancelAtPeriodEnd: false,
-      }),
-    );
+    const base = { ...sub, status: 'active' as const };
+    if (plan === sub.plan)
+      return Promise.resolve(this.event('customer.subscription.updated', { ...base, scheduledPlan: null }));
+    if (plan === 'yearly') {
+      return Promise.resolve(
+        this.event('customer.subscription.updated', {
+          ...base,
+          plan,
+          scheduledPlan: null,
+          currentPeriodEnd: addInterval(now, plan),
+        }),
+      );
+    }
+    return Promise.resolve(this.event('customer.subscription.schedule_updated', { ...base, scheduledPlan: plan }));
   }
 }

@@ -1,5 +1,13 @@
-import type { Link, LinkCreate, LinkListQuery, LinkListResponse, LinkStats, LinkUpdate } from '@linkwise/contract';
-import { AppError, notFound } from '../../errors.js';
+import type {
+  EncryptedCredential,
+  Link,
+  LinkCreate,
+  LinkListQuery,
+  LinkListResponse,
+  LinkStats,
+  LinkUpdate,
+} from '@linkwise/contract';
+import { AppError, notFound, validationError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, toIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -39,6 +47,16 @@ export function toLink({ row, tags, credentials }: HydratedLink): Link {
   };
 }
 
+/**
+ * Credential ids are the client's handles for editing one entry and part of the stored key, so two
+ * alike in one link would fail in the database (a 500) instead of telling the client.
+ */
+function assertDistinctCredentialIds(credentials: EncryptedCredential[] | undefined): void {
+  if (credentials && new Set(credentials.map((c) => c.id)).size !== credentials.length) {
+    throw validationError({ credentials: 'Each credential of a link needs a different id' });
+  }
+}
+
 const withinCutoff = (row: LinkRow, cutoff: Cutoff | null) =>
   !cutoff || row.created_at < cutoff.createdAt || (row.created_at === cutoff.createdAt && row.id <= cutoff.id);
 
@@ -73,6 +91,7 @@ export class LinkService {
   }
 
   async create(actor: Actor, input: LinkCreate): Promise<Link> {
+    assertDistinctCredentialIds(input.credentials);
     const key = duplicateKey(input.url);
     const limit = this.deps.billing.linkLimitOf(actor);
     const now = this.deps.clock.now();
@@ -137,6 +156,7 @@ export class LinkService {
   }
 
   async update(actor: Actor, id: string, patch: LinkUpdate): Promise<Link> {
+    assertDistinctCredentialIds(patch.credentials);
     await this.viewable(actor, id);
     const now = this.deps.clock.now();
     await this.deps.links.transaction(async (tx) => {
