@@ -78,7 +78,18 @@ export const UrlSchema = z
   .string({ error: Messages.invalidUrl })
   .trim()
   .max(Limits.urlMax, { error: `URLs can be at most ${Limits.urlMax} characters` })
-  .refine(isHttpUrl, { error: Messages.invalidUrl });
+  .refine(isHttpUrl, { error: Messages.invalidUrl })
+  // A password inside an address would be stored and shown in plain text; the vault is for that.
+  .refine((v) => !hasUserInfo(v), { error: Messages.urlWithCredentials });
+
+function hasUserInfo(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** True for an absolute http(s) URL with a host. */
 export function isHttpUrl(value: string): boolean {

@@ -9,6 +9,7 @@ export const Messages = {
   passwordsDontMatch: "Passwords don't match",
   titleRequired: 'Title is required',
   invalidUrl: 'Please enter a valid URL',
+  urlWithCredentials: 'Remove the user name and password from the address and save them as credentials instead',
   urlRequiredForAnalysis: 'Please enter a URL first',
   captchaMissing: 'reCAPTCHA verification failed. Please try again.',
   invalidCredentials: 'Invalid email or password',

@@ -66,6 +66,11 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('cache_size = -65536');
+  // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds all of Unicode. Replacing it
+  // makes case-insensitive matching and the title sort key (a generated column) agree on both.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLocaleLowerCase('en-US') : value,
+  );
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), log });
   return {
     db,

@@ -98,11 +98,19 @@ export class LinkRepository {
     await this.db.insertInto('links').values(link).execute();
   }
 
+  /** Changes one of the user's links; false when it no longer exists (deleted meanwhile). */
   async update(
+    userId: string,
     id: string,
     changes: Partial<Omit<NewLink, 'id' | 'user_id' | 'url' | 'normalized_url'>>,
-  ): Promise<void> {
-    await this.db.updateTable('links').set(changes).where('id', '=', id).execute();
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('links')
+      .set(changes)
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async delete(userId: string, id: string): Promise<boolean> {

@@ -160,7 +160,9 @@ export class LinkService {
     await this.viewable(actor, id);
     const now = this.deps.clock.now();
     await this.deps.links.transaction(async (tx) => {
-      await tx.update(id, {
+      // The row update locks the link until commit; a delete that won the race leaves nothing to
+      // update, and writing its tags or credentials would then break a foreign key (a 500).
+      const found = await tx.update(actor.userId, id, {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.description !== undefined && { description: patch.description }),
         ...(patch.category !== undefined && { category: patch.category }),
@@ -169,6 +171,7 @@ export class LinkService {
         ...(patch.isReadLater !== undefined && { is_read_later: patch.isReadLater ? 1 : 0 }),
         updated_at: now,
       });
+      if (!found) throw notFound('Link');
       if (patch.tags !== undefined) await tx.setTags(actor.userId, id, patch.tags, now);
       if (patch.credentials !== undefined) await tx.setCredentials(actor.userId, id, patch.credentials, now);
     });
