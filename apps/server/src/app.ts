@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { InFlight } from './http/in-flight.js';
 import { makeRouter } from './http/route-adapter.js';
 import { serveWebApp } from './http/web-app.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -24,16 +25,29 @@ import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
+import { buildAnalysis } from './modules/analysis/analysis.module.js';
+import { WorkerEmbedder, type Embedder } from './modules/analysis/embedder.js';
 import { linkRoutes } from './modules/links/link.routes.js';
+import { VaultRepository } from './modules/vault/vault.repository.js';
+import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { LinkRepository } from './modules/links/link.repository.js';
 import { LinkService } from './modules/links/link.service.js';
+import { SearchRepository } from './modules/search/search.repository.js';
+import { searchRoutes } from './modules/search/search.routes.js';
+import { SearchService } from './modules/search/search.service.js';
+import { VectorCache } from './modules/search/vector-index.js';
 
 export interface AppOptions {
   config: Config;
   database: Database;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** The embedding model of link analysis and semantic search; by default the offline model in a worker. */
+  embedder?: Embedder;
 }
+
+/** How long shutdown waits for running handlers before closing the database anyway. */
+const SHUTDOWN_DRAIN_MS = 8_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Query parameters whose values must never reach a log line (the extension hand-off carries a token). */
@@ -60,6 +74,7 @@ export async function buildApp({
   database,
   clock = systemClock,
   logger,
+  embedder = new WorkerEmbedder(),
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL),
@@ -80,6 +95,16 @@ export async function buildApp({
     done();
   });
   installErrorHandler(app);
+  // Shutdown closes the database only after the last request's handler is done with it.
+  const inFlight = new InFlight();
+  inFlight.install(app);
+  app.addHook('preClose', async () => {
+    if (!(await inFlight.drain(SHUTDOWN_DRAIN_MS))) {
+      app.log.warn({ inFlight: inFlight.size }, 'closing with requests still running');
+    }
+    // Every request has been answered: what is still connected is idle keep-alive sockets.
+    app.server.closeAllConnections();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -152,6 +177,14 @@ export async function buildApp({
   const captcha = captchaOff;
   const auth = new AuthService({ users, billing, captcha, clock });
   const linkService = new LinkService({ links, billing, clock });
+  const searchService = new SearchService({
+    search: new SearchRepository(db, database.engine),
+    links,
+    billing,
+    embedder,
+    vectors: new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024),
+    warn: (context, message) => app.log.warn(context, message),
+  });
 
   const add = makeRouter(app, async (request) => {
     const header = request.headers.authorization;
@@ -169,9 +202,21 @@ export async function buildApp({
       return { status: 'ok' as const, db: 'ok' as const, version: config.version };
     },
   );
+  // Public and secret-free: only what the web app prints on its pages.
+  add(routes.appConfig, () =>
+    Promise.resolve({
+      operatorName: config.OPERATOR_NAME,
+      supportEmail: config.SUPPORT_EMAIL,
+      billing: config.BILLING,
+      freeLinkLimit: config.FREE_LINK_LIMIT,
+    }),
+  );
   authRoutes(add, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
   linkRoutes(add, linkService);
+  vaultRoutes(add, new VaultRepository(db), clock);
+  searchRoutes(add, searchService);
   billingRoutes(add, billing);
+  buildAnalysis({ app, add, config, database, clock, embedder });
   if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -44,6 +44,11 @@ export const ConfigSchema = z
     OPENAI_EMBEDDING_MODEL: z.string().min(1).optional(),
     GEMINI_API_KEY: z.string().min(1).optional(),
     GEMINI_MODEL: z.string().min(1).default('gemini-2.0-flash'),
+    GEMINI_BASE_URL: url(['http', 'https']).optional(),
+    AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
+    JOBS_ENABLED: bool.default(true),
+    JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    JOB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
     BILLING: z.enum(['off', 'simulated', 'stripe'], { error: 'must be off, simulated or stripe' }).default('simulated'),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -71,6 +76,12 @@ export const ConfigSchema = z
     OPERATOR_NAME: z.string().min(1).default('Linkwise'),
     TRUST_PROXY: bool.default(false),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    // Link vectors kept in memory for semantic search (512 dims: about 2 KB a link, 200 MB per 100k).
+    SEARCH_VECTOR_CACHE_MB: z.coerce
+      .number({ error: 'must be a whole number of megabytes, 1 or more' })
+      .int({ error: 'must be a whole number of megabytes, 1 or more' })
+      .min(1, { error: 'must be a whole number of megabytes, 1 or more' })
+      .default(512),
   })
   .superRefine((c, ctx) => {
     // Providers that are not wired up yet are refused loudly rather than silently ignored.

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
-import { ApiError, createApiClient, type ApiClient } from '@linkwise/contract';
+import { ApiError, createApiClient, type ApiClient, type Link, type LinkCreateInput } from '@linkwise/contract';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Engine } from '../src/db/database.js';
@@ -69,6 +69,8 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    // Suites that test background analysis turn the job worker on; others must not fetch their URLs.
+    JOBS_ENABLED: 'false',
     ...(pg && { DATABASE_URL: pg.url }),
     ...env,
   });
@@ -145,4 +147,28 @@ export async function failure(call: Promise<unknown>): Promise<ApiError> {
     throw error;
   }
   throw new Error('expected the request to fail');
+}
+
+/** Saves links one second apart, so creation order is the order given. */
+export async function seed(server: TestServer, api: ApiClient, links: LinkCreateInput[]): Promise<Link[]> {
+  const saved: Link[] = [];
+  for (const body of links) {
+    server.clock.advance(1000);
+    saved.push(await api.createLink({ body }));
+  }
+  return saved;
+}
+
+/** Completes the simulated checkout the way a browser does: ask for a checkout page, then press Pay. */
+export async function upgrade(
+  server: TestServer,
+  api: ApiClient,
+  plan: 'monthly' | 'yearly' = 'monthly',
+): Promise<void> {
+  const { url } = await api.createCheckout({ body: { plan } });
+  expect(url.startsWith(`${server.url}/billing/simulated/checkout/cs_`)).toBe(true);
+  const paid = await fetch(`${url}/pay`, { method: 'POST', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  const sessionId = url.split('/').pop() ?? '';
+  expect(paid.headers.get('location')).toBe(`/subscription/success?session_id=${encodeURIComponent(sessionId)}`);
 }

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  type ApiClient,
   LinkSchema,
   Messages,
   type EncryptedCredential,
@@ -755,6 +756,46 @@ describe.each(engines())('links on %s', (engine) => {
         await api.createLink({ body: { url: `https://tie.example/${i}`, category } });
       }
       expect((await api.linkStats()).data.topCategory).toBe('Alpha');
+    });
+  });
+
+  describe('link counter', () => {
+    const owned = async (api: ApiClient) => (await api.listLinks({ query: { limit: 1 } })).actualTotal;
+
+    it('follows creates, failed creates and deletes, per user', async () => {
+      const a = await server.signUp('counter');
+      const b = await server.signUp('counter');
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++)
+        ids.push((await a.api.createLink({ body: { url: `https://count.example/${i}` } })).id);
+      await b.api.createLink({ body: { url: 'https://count.example/0' } });
+      await failure(a.api.createLink({ body: { url: 'https://count.example/1' } })); // duplicate
+      await a.api.deleteLink({ params: { id: ids[0]! } });
+      await failure(b.api.deleteLink({ params: { id: ids[1]! } })); // not b's
+      expect(await owned(a.api)).toBe(3);
+      expect(await owned(b.api)).toBe(1);
+      expect((await a.api.subscriptionUsage()).totalLinks).toBe(3);
+    });
+
+    it('stays exact when links leave by cascade and when a user is deleted', async () => {
+      const a = await server.signUp('cascade');
+      await a.api.createLink({ body: { url: 'https://cascade.example/1' } });
+      await a.api.createLink({ body: { url: 'https://cascade.example/2' } });
+      const { db } = server.database;
+      await db
+        .deleteFrom('links')
+        .where('user_id', '=', a.userId)
+        .where('url', '=', 'https://cascade.example/1')
+        .execute();
+      const row = await db
+        .selectFrom('users')
+        .select('link_count')
+        .where('id', '=', a.userId)
+        .executeTakeFirstOrThrow();
+      expect(Number(row.link_count)).toBe(1);
+      await db.deleteFrom('users').where('id', '=', a.userId).execute();
+      const left = await db.selectFrom('links').select('id').where('user_id', '=', a.userId).execute();
+      expect(left).toEqual([]);
     });
   });
 });

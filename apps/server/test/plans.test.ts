@@ -1,28 +1,8 @@
-import { ApiError, type ApiClient, type Link, type LinkCreateInput } from '@linkwise/contract';
+import { ApiError, type ApiClient, type Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, failure, raw, startServer, type TestServer } from './harness.js';
+import { engines, failure, raw, seed, startServer, upgrade, type TestServer } from './harness.js';
 
 const DAY_MS = 86_400_000;
-
-/** Saves links one second apart, so creation order is the order given. */
-async function seed(server: TestServer, api: ApiClient, links: LinkCreateInput[]): Promise<Link[]> {
-  const saved: Link[] = [];
-  for (const body of links) {
-    server.clock.advance(1000);
-    saved.push(await api.createLink({ body }));
-  }
-  return saved;
-}
-
-/** Completes the simulated checkout the way a browser does: ask for a checkout page, then press Pay. */
-async function upgrade(server: TestServer, api: ApiClient, plan: 'monthly' | 'yearly' = 'monthly'): Promise<void> {
-  const { url } = await api.createCheckout({ body: { plan } });
-  expect(url.startsWith(`${server.url}/billing/simulated/checkout/cs_`)).toBe(true);
-  const paid = await fetch(`${url}/pay`, { method: 'POST', redirect: 'manual' });
-  expect(paid.status).toBe(303);
-  const sessionId = url.split('/').pop() ?? '';
-  expect(paid.headers.get('location')).toBe(`/subscription/success?session_id=${encodeURIComponent(sessionId)}`);
-}
 
 describe.each(engines())('plans on %s', (engine) => {
   let server: TestServer;

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrator.js';
-import { engines } from './harness.js';
+import { migrateToLatest, migrationNames } from '../src/db/migrator.js';
+import { engines, startServer } from './harness.js';
 import { createTestDatabase } from './pg.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -63,15 +63,74 @@ describe.each(engines().filter((e) => e === 'postgres'))('migrations on %s', () 
       const b = openDatabase({ databaseUrl: target.url, dataDir: '', poolSize: 2 });
       const [ra, rb] = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
       // Exactly one of them applied the migrations; the other found nothing left to do.
-      expect([ra.length, rb.length].sort()).toEqual([0, 1]);
+      expect([ra.length, rb.length].sort()).toEqual([0, migrationNames.length]);
       await Promise.all([a.close(), b.close()]);
       const client = new pg.Client({ connectionString: target.url });
       await client.connect();
       const rows = await client.query('select name from schema_migrations');
       await client.end();
-      expect(rows.rows.map((r: { name: string }) => r.name)).toEqual(['0001-initial']);
+      expect(rows.rows.map((r: { name: string }) => r.name)).toEqual(migrationNames);
     } finally {
       await target.drop();
     }
   });
 });
+
+describe.each(engines().filter((e) => e === 'postgres'))('shutdown on %s', (engine) => {
+  it('closes the database only after running handlers finish, even when their client left', async () => {
+    const server = await startServer(engine);
+    const { api, userId } = await server.signUp('drain');
+    const url = server.config.DATABASE_URL ?? '';
+    // Hold the user's row so both creates block inside their handlers (LinkRepository.lockUser).
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('select id from users where id = $1 for update', [userId]);
+
+    const kept = api.createLink({ body: { url: 'https://drain.example/kept' } });
+    const gone = new AbortController();
+    const abandoned = api
+      .createLink({ body: { url: 'https://drain.example/abandoned' } }, { signal: gone.signal })
+      .catch((error: unknown) => error);
+    // Activity statistics are a snapshot per transaction: look from outside the blocking one.
+    const observer = new pg.Client({ connectionString: url });
+    await observer.connect();
+    await waitFor(async () => {
+      const { rows } = await observer.query<{ n: string }>(
+        "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+      );
+      return Number(rows[0]?.n) === 2;
+    });
+    await observer.end();
+    gone.abort();
+
+    // What main.ts does on SIGTERM: stop the server, then close the database.
+    let closedAt = 0;
+    const closing = server.app.close().then(async () => {
+      closedAt = Date.now();
+      await server.database.close();
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(closedAt).toBe(0);
+    const releasedAt = Date.now();
+    await blocker.query('rollback');
+    await closing;
+    expect(closedAt).toBeGreaterThanOrEqual(releasedAt);
+    expect((await kept).url).toBe('https://drain.example/kept');
+    expect(await abandoned).toBeInstanceOf(Error);
+    const { rows } = await blocker.query<{ url: string }>('select url from links where user_id = $1 order by url', [
+      userId,
+    ]);
+    expect(rows.map((r) => r.url)).toEqual(['https://drain.example/abandoned', 'https://drain.example/kept']);
+    await blocker.end();
+    await server.close().catch(() => undefined);
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -28,16 +28,22 @@ export interface ApiClientOptions {
   headers?: Record<string, string>;
 }
 
+/** Per-call options: an AbortSignal cancels the request (a newer search, a closed dialog). */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
 type Callers = {
-  [K in keyof Routes]: (input?: RouteInput<Routes[K]>) => Promise<RouteOutput<Routes[K]>>;
+  [K in keyof Routes]: (input?: RouteInput<Routes[K]>, options?: CallOptions) => Promise<RouteOutput<Routes[K]>>;
 } & {
   [K in keyof Routes as RouteInput<Routes[K]> extends { params: unknown } | { body: unknown } ? K : never]: (
     input: RouteInput<Routes[K]>,
+    options?: CallOptions,
   ) => Promise<RouteOutput<Routes[K]>>;
 };
 
 export type ApiClient = Callers & {
-  call<R extends RouteDef>(route: R, input?: RouteInput<R>): Promise<RouteOutput<R>>;
+  call<R extends RouteDef>(route: R, input?: RouteInput<R>, options?: CallOptions): Promise<RouteOutput<R>>;
 };
 
 const asText = (value: unknown): string =>
@@ -72,7 +78,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const validate = options.validateResponses ?? true;
 
-  async function call<R extends RouteDef>(route: R, input?: RouteInput<R>): Promise<RouteOutput<R>> {
+  async function call<R extends RouteDef>(
+    route: R,
+    input?: RouteInput<R>,
+    callOptions: CallOptions = {},
+  ): Promise<RouteOutput<R>> {
     const { params, query, body } = (input ?? {}) as {
       params?: Record<string, unknown>;
       query?: Record<string, unknown>;
@@ -88,6 +98,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       method: route.method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: callOptions.signal,
     });
     const text = await response.text();
     if (!response.ok) {
@@ -117,7 +128,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
   const client: Record<string, unknown> = { call };
   for (const [name, route] of Object.entries(routes)) {
-    client[name] = (input?: unknown) => call(route as RouteDef, input as never);
+    client[name] = (input?: unknown, callOptions?: CallOptions) => call(route as RouteDef, input as never, callOptions);
   }
   return client as ApiClient;
 }

@@ -3,6 +3,8 @@ export * from './common.js';
 export * from './auth.js';
 export * from './links.js';
 export * from './subscription.js';
+export * from './app-config.js';
 export * from './route.js';
 export * from './routes.js';
 export * from './client.js';
+export * from './vault.js';

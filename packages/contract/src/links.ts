@@ -257,3 +257,55 @@ export const AnalysisResultSchema = z.object({
   isReadLater: z.boolean(),
 });
 export const AnalyzeResponseSchema = z.object({ success: z.literal(true), data: AnalysisResultSchema });
+export type AnalysisResult = z.infer<typeof AnalysisResultSchema>;
+export type AnalyzeResponse = z.infer<typeof AnalyzeResponseSchema>;
+
+/** Re-analysis is queued: the links show `analysisStatus: pending` until the background job ran. */
+export const ReanalyzeResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ queued: z.number().int() }),
+});
+
+/** Search: the trimmed query needs at least `Limits.searchMinLength` characters; `#tag` searches a tag. */
+export const SearchQuerySchema = z
+  .object({
+    query: z
+      .string({ error: Messages.searchTooShort })
+      .trim()
+      .min(Limits.searchMinLength, { error: Messages.searchTooShort })
+      .max(Limits.searchMax, { error: `Search text can be at most ${Limits.searchMax} characters` }),
+    sortBy: z.string().optional(),
+    sortOrder: z.string().optional(),
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number' })
+      .int({ error: 'limit must be a whole number' })
+      .default(Limits.searchLimitDefault)
+      .transform((n) => Math.min(Math.max(n, 1), Limits.searchLimitMax)),
+  })
+  .transform((q) => {
+    // Search defaults to relevance; an unknown sort falls back to relevance rather than newest.
+    const known = SortFields.find((f) => f === q.sortBy && f !== 'smart');
+    return {
+      query: q.query,
+      limit: q.limit,
+      sortBy: known ?? ('relevance' as const),
+      sortOrder: q.sortOrder === 'asc' ? ('asc' as const) : ('desc' as const),
+    };
+  });
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
+
+export const MatchTypeSchema = z.enum(['semantic', 'text', 'tag']);
+export type MatchType = z.infer<typeof MatchTypeSchema>;
+
+export const SearchResultSchema = LinkSchema.extend({
+  similarity: z.number().min(0).max(1),
+  match_type: MatchTypeSchema,
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const SearchResponseSchema = z.object({
+  data: z.array(SearchResultSchema),
+  total: z.number().int(),
+});
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;

@@ -14,6 +14,10 @@ export const Messages = {
   captchaMissing: 'reCAPTCHA verification failed. Please try again.',
   invalidCredentials: 'Invalid email or password',
   authenticationRequired: 'Authentication required',
+  searchTooShort: 'Type at least 2 characters to start searching...',
+  analysisFailed: 'Failed to analyze URL',
+  analysisEmpty: 'URL analysis returned no data',
+  searchFailed: 'Search failed. Please try again.',
 } as const;
 
 /** Password rules beyond the spec's minimum: an upper bound keeps hashing cost bounded. */
@@ -35,4 +39,7 @@ export const Limits = {
   pageSizeDefault: 24,
   pageSizeMax: 100,
   searchMinLength: 2,
+  searchMax: 500,
+  searchLimitDefault: 50,
+  searchLimitMax: 200,
 } as const;

@@ -1,4 +1,5 @@
 import { defineRoute } from './route.js';
+import { VaultKeyMaterialSchema, VaultResponseSchema } from './vault.js';
 import { IdParamsSchema } from './common.js';
 import { AuthResponseSchema, CaptchaConfigSchema, LoginSchema, MeResponseSchema, RegisterSchema } from './auth.js';
 import {
@@ -9,6 +10,11 @@ import {
   LinkSchema,
   LinkStatsResponseSchema,
   LinkUpdateSchema,
+  AnalyzeRequestSchema,
+  AnalyzeResponseSchema,
+  ReanalyzeResponseSchema,
+  SearchQuerySchema,
+  SearchResponseSchema,
 } from './links.js';
 import {
   CheckoutResponseSchema,
@@ -19,6 +25,7 @@ import {
   SubscriptionStatusResponseSchema,
   UsageResponseSchema,
 } from './subscription.js';
+import { AppConfigResponseSchema } from './app-config.js';
 
 /** Every route of the public API, keyed by the name the typed client uses. */
 export const routes = {
@@ -30,6 +37,15 @@ export const routes = {
     tag: 'system',
     summary: 'Liveness and database check',
     response: HealthResponseSchema,
+  }),
+  appConfig: defineRoute({
+    method: 'GET',
+    path: '/api/config',
+    auth: false,
+    status: 200,
+    tag: 'system',
+    summary: 'Public client settings: operator name, support address, billing mode, free link limit',
+    response: AppConfigResponseSchema,
   }),
 
   register: defineRoute({
@@ -166,6 +182,75 @@ export const routes = {
     tag: 'links',
     summary: 'Delete a link',
     params: IdParamsSchema,
+  }),
+
+  analyzeLink: defineRoute({
+    method: 'POST',
+    path: '/api/links/analyze',
+    auth: true,
+    status: 200,
+    tag: 'links',
+    summary: 'Fetch a page and propose title, description, category, tags and read-later',
+    body: AnalyzeRequestSchema,
+    response: AnalyzeResponseSchema,
+  }),
+  reanalyzeLinks: defineRoute({
+    method: 'POST',
+    path: '/api/links/reanalyze',
+    auth: true,
+    status: 200,
+    tag: 'links',
+    summary:
+      'Queue analysis again for all of the user’s links (fills what is still empty, refreshes summary and vector)',
+    response: ReanalyzeResponseSchema,
+  }),
+  reanalyzeLink: defineRoute({
+    method: 'POST',
+    path: '/api/links/:id/reanalyze',
+    auth: true,
+    status: 200,
+    tag: 'links',
+    summary: 'Queue analysis again for one link',
+    params: IdParamsSchema,
+    response: ReanalyzeResponseSchema,
+  }),
+  search: defineRoute({
+    method: 'GET',
+    path: '/api/search',
+    auth: true,
+    status: 200,
+    tag: 'search',
+    summary: 'Search links by meaning and by text; `#tag` searches a tag',
+    query: SearchQuerySchema,
+    response: SearchResponseSchema,
+  }),
+
+  getVault: defineRoute({
+    method: 'GET',
+    path: '/api/vault',
+    auth: true,
+    status: 200,
+    tag: 'vault',
+    summary: 'The wrapped vault key and its key-derivation parameters (never a password)',
+    response: VaultResponseSchema,
+  }),
+  putVault: defineRoute({
+    method: 'PUT',
+    path: '/api/vault',
+    auth: true,
+    status: 200,
+    tag: 'vault',
+    summary: 'Store new key material: first set-up, or a master-password change (the same key re-wrapped)',
+    body: VaultKeyMaterialSchema,
+    response: VaultResponseSchema,
+  }),
+  resetVault: defineRoute({
+    method: 'DELETE',
+    path: '/api/vault',
+    auth: true,
+    status: 204,
+    tag: 'vault',
+    summary: 'Reset the vault: deletes the key material and every stored credential',
   }),
 
   subscriptionPlans: defineRoute({

@@ -1,13 +1,22 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database, Engine } from './database.js';
 import * as m0001 from './migrations/0001-initial.js';
+import * as m0002 from './migrations/0002-link-counts.js';
+import * as m0003 from './migrations/0003-vault.js';
+import * as m0004 from './migrations/0004-search.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
 /** Migrations in order. Names sort lexically; never rename or edit one that has shipped. */
 const migrations: Record<string, EngineMigration> = {
   '0001-initial': m0001,
+  '0002-link-counts': m0002,
+  '0003-vault': m0003,
+  '0004-search': m0004,
 };
+
+/** Every migration's name, oldest first. */
+export const migrationNames = Object.keys(migrations);
 
 class InCodeProvider implements MigrationProvider {
   constructor(private readonly engine: Engine) {}

@@ -17,6 +17,10 @@ export interface UsersTable {
   password_hash: string;
   created_at: Millis;
   updated_at: Millis;
+  /** Kept exact by triggers on links (migration 0002). */
+  link_count: DbGenerated<number>;
+  /** Moves whenever one of the user's vectors changes or a link is deleted (migration 0004). */
+  search_version: DbGenerated<number>;
 }
 
 export interface AuthTokensTable {
@@ -73,6 +77,20 @@ export interface CredentialsTable {
   ciphertext: string;
   v: number;
   position: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** Vault key material (zero knowledge: the server cannot unwrap it). */
+export interface VaultsTable {
+  user_id: string;
+  version: number;
+  kdf_name: string;
+  kdf_hash: string;
+  iterations: number;
+  salt: string;
+  iv: string;
+  wrapped_key: string;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -148,6 +166,7 @@ export interface DB {
   tags: TagsTable;
   link_tags: LinkTagsTable;
   credentials: CredentialsTable;
+  vaults: VaultsTable;
   page_contents: PageContentsTable;
   embeddings: EmbeddingsTable;
   jobs: JobsTable;

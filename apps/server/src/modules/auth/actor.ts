@@ -7,5 +7,7 @@ export interface Actor {
   email: string;
   username: string;
   createdAt: number;
+  /** Links the user owned when the request began (the trigger-kept counter, read with the token). */
+  linkCount: number;
   subscription: SubscriptionRow | undefined;
 }

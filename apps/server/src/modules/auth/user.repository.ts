@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { AuthTokensTable, DB, UserRow } from '../../db/schema.js';
+import type { AuthTokensTable, DB, UserRow, UsersTable } from '../../db/schema.js';
 import type { Actor } from './actor.js';
 
 /** Users and their device tokens. */
@@ -22,7 +22,7 @@ export class UserRepository {
     };
   }
 
-  async insert(user: UserRow): Promise<void> {
+  async insert(user: Insertable<UsersTable>): Promise<void> {
     await this.db.insertInto('users').values(user).execute();
   }
 
@@ -46,6 +46,7 @@ export class UserRepository {
         'u.email',
         'u.username',
         'u.created_at as createdAt',
+        'u.link_count as linkCount',
         's.provider',
         's.status',
         's.plan',
@@ -67,6 +68,7 @@ export class UserRepository {
       email: row.email,
       username: row.username,
       createdAt: row.createdAt,
+      linkCount: Number(row.linkCount),
       subscription:
         row.provider && row.status
           ? {

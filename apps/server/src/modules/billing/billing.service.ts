@@ -225,6 +225,7 @@ export class BillingService {
       email: '',
       username: '',
       createdAt: 0,
+      linkCount: await this.deps.countLinks(session.user_id),
       subscription: await this.deps.subscriptions.find(session.user_id),
     };
   }

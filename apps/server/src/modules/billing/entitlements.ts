@@ -67,6 +67,26 @@ export function linkLimitFor(sub: EffectiveSubscription, mode: BillingMode, free
   return isPro(sub) ? null : freeLimit;
 }
 
+export type SearchMode = 'text' | 'hybrid';
+
+/**
+ * The one entitlement table for search: Free gets text search (full-text and `#tag`), Pro gets hybrid
+ * search (text fused with meaning); with billing off everyone gets hybrid.
+ */
+export function searchModeFor(sub: EffectiveSubscription, mode: BillingMode): SearchMode {
+  if (mode === 'off') return 'hybrid';
+  return isPro(sub) ? 'hybrid' : 'text';
+}
+
+/**
+ * The one entitlement rule for LLM analysis: only when a provider is configured; then everyone
+ * when billing is off, otherwise Pro. Everyone else gets the offline model.
+ */
+export function llmAnalysisFor(sub: EffectiveSubscription, mode: BillingMode, providerConfigured: boolean): boolean {
+  if (!providerConfigured) return false;
+  return mode === 'off' || isPro(sub);
+}
+
 export interface Allowance {
   linkLimit: number | null;
   totalLinks: number;

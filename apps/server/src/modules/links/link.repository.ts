@@ -3,6 +3,7 @@ import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } 
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow, NewLink } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { textMatches } from '../search/text-query.js';
 
 /** The oldest-first position up to which a downgraded user's links stay viewable. */
 export interface Cutoff {
@@ -18,8 +19,6 @@ export interface HydratedLink {
   tags: string[];
   credentials: EncryptedCredential[];
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 type LinksQuery = SelectQueryBuilder<DB, 'links', object>;
 
@@ -45,13 +44,10 @@ export class LinkRepository {
     }
   }
 
+  /** How many links the user owns: a counter the database keeps exact (migration 0002). */
   async countAll(userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('links')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    const row = await this.db.selectFrom('users').select('link_count').where('id', '=', userId).executeTakeFirst();
+    return Number(row?.link_count ?? 0);
   }
 
   /** The `limit`-th oldest link, or null when the user has no more than `limit` links. */
@@ -120,6 +116,15 @@ export class LinkRepository {
       .where('user_id', '=', userId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
+  }
+
+  async tagCount(linkId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('link_tags')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('link_id', '=', linkId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Replaces a link's tags, creating the user's tags that do not exist yet (matched case-insensitively). */
@@ -230,7 +235,7 @@ export class LinkRepository {
     );
   }
 
-  private filtered(q: LinksQuery, f: LinkFilters): LinksQuery {
+  private filtered(q: LinksQuery, userId: string, f: LinkFilters): LinksQuery {
     let out = q;
     if (f.category) out = out.where('links.category', '=', f.category);
     if (f.isRead !== undefined) out = out.where('links.is_read', '=', f.isRead ? 1 : 0);
@@ -242,15 +247,8 @@ export class LinkRepository {
         const key = tagKey(term);
         out = out.where((eb) => this.tagMatch(eb, (t) => t.and([t('tags.name_key', '=', key)])));
       } else {
-        const like = `%${escapeLike(term.toLocaleLowerCase('en-US'))}%`;
-        out = out.where((eb) =>
-          eb.or([
-            ...(['links.title', 'links.description', 'links.url', 'links.notes', 'links.category'] as const).map(
-              (col) => sql<boolean>`lower(${sql.ref(col)}) like ${like} escape '\\'`,
-            ),
-            this.tagMatch(eb, (t) => t.and([sql<boolean>`tags.name_key like ${like} escape '\\'`])),
-          ]),
-        );
+        // The full-text matcher the search endpoint uses (stemming, prefix of the last word).
+        out = out.where(textMatches(this.engine, userId, term));
       }
     }
     return out;
@@ -278,9 +276,18 @@ export class LinkRepository {
     }
   }
 
+  /** The user's viewable links among `ids` (search results), in no particular order. */
+  async findVisible(userId: string, cutoff: Cutoff | null, ids: string[]): Promise<LinkRow[]> {
+    if (ids.length === 0) return [];
+    return this.visible(this.db.selectFrom('links'), userId, cutoff)
+      .selectAll('links')
+      .where('links.id', 'in', ids)
+      .execute();
+  }
+
   /** One page of the user's viewable links matching the filters. */
   async page(userId: string, cutoff: Cutoff | null, query: LinkListQuery): Promise<LinkRow[]> {
-    const base = this.filtered(this.visible(this.db.selectFrom('links'), userId, cutoff), query);
+    const base = this.filtered(this.visible(this.db.selectFrom('links'), userId, cutoff), userId, query);
     return this.sorted(base, query)
       .selectAll('links')
       .limit(query.limit)
@@ -289,7 +296,7 @@ export class LinkRepository {
   }
 
   async countMatching(userId: string, cutoff: Cutoff | null, filters: LinkFilters): Promise<number> {
-    const row = await this.filtered(this.visible(this.db.selectFrom('links'), userId, cutoff), filters)
+    const row = await this.filtered(this.visible(this.db.selectFrom('links'), userId, cutoff), userId, filters)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);

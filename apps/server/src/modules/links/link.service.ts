@@ -186,7 +186,7 @@ export class LinkService {
   async list(actor: Actor, query: LinkListQuery): Promise<LinkListResponse> {
     const { links, billing } = this.deps;
     const limit = billing.linkLimitOf(actor);
-    const actualTotal = await links.countAll(actor.userId);
+    const actualTotal = actor.linkCount;
     const cutoff = limit !== null && actualTotal > limit ? await links.cutoff(actor.userId, limit) : null;
     const filtered =
       query.category !== undefined ||

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../../db/database.js';
+import type { DB, LinkRow, SubscriptionRow } from '../../db/schema.js';
+import { LinkRepository } from '../links/link.repository.js';
+
+/** What the background analysis may write; each field is applied only where the user left it empty. */
+export interface Enrichment {
+  /** Replaces the title only while it is still the host placeholder `placeholderTitle`. */
+  title: string | null;
+  placeholderTitle: string;
+  description: string | null;
+  category: string | null;
+  aiDescription: string | null;
+  favicon: string | null;
+}
+
+/** Reads and writes of link analysis: link facts, page text, vectors and status. */
+export class AnalysisRepository {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly engine: Engine,
+  ) {}
+
+  /** One transaction (one commit, one fsync on SQLite) for all of a link's analysis writes. */
+  transaction<T>(fn: (repo: AnalysisRepository, links: LinkRepository) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .execute((trx) => fn(new AnalysisRepository(trx, this.engine), new LinkRepository(trx, this.engine)));
+  }
+
+  findLink(userId: string, linkId: string): Promise<LinkRow | undefined> {
+    return this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('id', '=', linkId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  findSubscription(userId: string): Promise<SubscriptionRow | undefined> {
+    return this.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  /** The user's categories and tags, most used first (the vocabulary analysis prefers). */
+  async vocabulary(userId: string): Promise<{ categories: string[]; tags: string[] }> {
+    const categories = await this.db
+      .selectFrom('links')
+      .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('user_id', '=', userId)
+      .where('category', 'is not', null)
+      .groupBy('category')
+      .orderBy('n', 'desc')
+      .limit(200)
+      .execute();
+    const tags = await this.db
+      .selectFrom('tags as t')
+      .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
+      .select(['t.name', (eb) => eb.fn.count<number>('lt.link_id').as('n')])
+      .where('t.user_id', '=', userId)
+      .groupBy(['t.id', 't.name'])
+      .orderBy('n', 'desc')
+      .limit(500)
+      .execute();
+    return {
+      categories: categories.map((c) => c.category ?? '').filter(Boolean),
+      tags: tags.map((t) => t.name),
+    };
+  }
+
+  /**
+   * Fills empty fields in one statement, each guarded by its own "still empty" condition, so a
+   * user edit that lands while the page is being analysed is never overwritten.
+   */
+  async applyEnrichment(userId: string, linkId: string, e: Enrichment, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('links')
+      .set({
+        ...(e.title && {
+          title: sql<string>`case when title = ${e.placeholderTitle} then ${e.title} else title end`,
+        }),
+        ...(e.description && {
+          description: sql<string>`case when description = '' then ${e.description} else description end`,
+        }),
+        ...(e.category && { category: sql<string>`coalesce(category, ${e.category})` }),
+        ai_description: e.aiDescription,
+        ...(e.favicon && { favicon: e.favicon }),
+        updated_at: now,
+      })
+      .where('id', '=', linkId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async setStatus(userId: string, linkId: string, status: 'pending' | 'done' | 'failed'): Promise<void> {
+    await this.db
+      .updateTable('links')
+      .set({ analysis_status: status })
+      .where('id', '=', linkId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  async savePage(linkId: string, text: string, language: string | null, now: number): Promise<void> {
+    const row = {
+      link_id: linkId,
+      text,
+      language,
+      content_hash: createHash('sha256').update(text).digest('hex'),
+      fetched_at: now,
+    };
+    await this.db
+      .insertInto('page_contents')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('link_id').doUpdateSet({ text, language, content_hash: row.content_hash, fetched_at: now }),
+      )
+      .execute();
+  }
+
+  /** Vectors are stored as little-endian float32 bytes with their model id and dimension. */
+  async saveEmbedding(linkId: string, model: string, vector: Float32Array, now: number): Promise<void> {
+    const bytes = new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+    await this.db
+      .insertInto('embeddings')
+      .values({ link_id: linkId, model, dims: vector.length, vector: bytes, created_at: now })
+      .onConflict((oc) =>
+        oc.column('link_id').doUpdateSet({ model, dims: vector.length, vector: bytes, created_at: now }),
+      )
+      .execute();
+  }
+
+  /** Ids of all the user's links, for "re-analyse all". */
+  async linkIds(userId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('links').select('id').where('user_id', '=', userId).execute();
+    return rows.map((r) => r.id);
+  }
+
+  async markPending(userId: string, linkIds: string[]): Promise<void> {
+    if (linkIds.length === 0) return;
+    await this.db
+      .updateTable('links')
+      .set({ analysis_status: 'pending' })
+      .where('user_id', '=', userId)
+      .where('id', 'in', linkIds)
+      .execute();
+  }
+}

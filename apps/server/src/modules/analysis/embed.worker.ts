@@ -1,0 +1,14 @@
+import { parentPort } from 'node:worker_threads';
+import { UseLiteModel } from './use-lite.model.js';
+import { serveWorker } from './worker-client.js';
+
+/**
+ * Runs the embedding model off the main thread: a page text takes ~100 ms of CPU, which on the
+ * event loop would stall every request.
+ */
+const model = UseLiteModel.load();
+serveWorker<string[], Float32Array[]>(
+  parentPort,
+  async (texts) => (await model).embed(texts),
+  (vectors) => vectors.map((v) => v.buffer as ArrayBuffer),
+);

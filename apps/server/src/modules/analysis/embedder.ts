@@ -1,0 +1,59 @@
+import { USE_LITE_DIMENSIONS, USE_LITE_MODEL_ID } from './use-lite.model.js';
+import { WorkerClient, workerFile } from './worker-client.js';
+
+/** Turns texts into vectors; shared by analysis (page vectors) and search (query vectors). */
+export interface Embedder {
+  /** Stored with each vector, so a model change can be detected and re-embedded. */
+  readonly modelId: string;
+  readonly dimensions: number;
+  /** One unit-length vector per text; an empty text gets a zero vector (it matches nothing). */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** Words of a page that go into its vector (ARCHITECTURE §4: the first ~300 words). */
+export const EMBED_WORDS = 300;
+const BATCH = 8;
+
+export function clipWords(text: string, words = EMBED_WORDS): string {
+  return text.split(/\s+/).filter(Boolean).slice(0, words).join(' ');
+}
+
+export function normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (const v of vector) sum += v * v;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  return vector;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return dot;
+}
+
+/**
+ * USE-lite in a worker thread, started on first use. Requests queue in the worker, so concurrent
+ * callers are served one batch at a time.
+ */
+export class WorkerEmbedder implements Embedder {
+  readonly modelId = USE_LITE_MODEL_ID;
+  readonly dimensions = USE_LITE_DIMENSIONS;
+  private readonly worker = new WorkerClient<string[], Float32Array[]>(workerFile('embed', import.meta.url));
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
+    const todo = texts.map((t, i) => [clipWords(t), i] as const).filter(([t]) => t.length > 0);
+    for (let start = 0; start < todo.length; start += BATCH) {
+      const batch = todo.slice(start, start + BATCH);
+      const vectors = await this.worker.call(batch.map(([t]) => t));
+      batch.forEach(([, index], k) => (out[index] = normalize(vectors[k]!)));
+    }
+    return out;
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+}

@@ -1,0 +1,219 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import iconv from 'iconv-lite';
+import { Agent, buildConnector, fetch } from 'undici';
+import { isPublicAddress } from './address-policy.js';
+
+export type FetchErrorCode = 'FETCH_FAILED' | 'BLOCKED_ADDRESS' | 'NOT_HTML';
+
+/** Why a page could not be fetched; the code is one of API.md's 422 codes. */
+export class FetchError extends Error {
+  constructor(
+    readonly code: FetchErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FetchError';
+  }
+}
+
+export type Lookup = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface FetcherOptions {
+  /** `FETCH_ALLOW_PRIVATE`: lifts only the address check (intranets, tests on 127.0.0.1). */
+  allowPrivate?: boolean;
+  /** Whole fetch, redirects included. */
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+  /** Name resolution seam; defaults to the system resolver. */
+  lookup?: Lookup;
+  /** Which resolved addresses may be connected to; defaults to public unicast only. */
+  addressPolicy?: (address: string) => boolean;
+}
+
+export interface FetchedPage {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  /** HTML decoded to a string; null for other content types (the body is then not read). */
+  html: string | null;
+  /** The body was longer than `maxBytes`; only the first `maxBytes` were read. */
+  truncated: boolean;
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export function isHtmlType(contentType: string): boolean {
+  return HTML_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase());
+}
+
+/** Charset from the header, else a BOM, else `<meta charset>`/http-equiv in the first 4 KB; UTF-8 by default. */
+export function decodeHtml(body: Buffer, contentType: string): string {
+  const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
+  let charset = fromHeader;
+  if (!charset) {
+    if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) charset = 'utf-8';
+    else if (body[0] === 0xff && body[1] === 0xfe) charset = 'utf-16le';
+    else if (body[0] === 0xfe && body[1] === 0xff) charset = 'utf-16be';
+  }
+  if (!charset) {
+    const head = body.subarray(0, 4096).toString('latin1');
+    charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
+  }
+  const name = charset && iconv.encodingExists(charset) ? charset : 'utf-8';
+  return iconv.decode(body, name);
+}
+
+/**
+ * Fetches a page for analysis, safe against server-side request forgery: every address a name
+ * resolves to is checked when the connection is made (so a DNS answer cannot change between check
+ * and use), each redirect is followed by hand and checked the same way, bodies are capped, cookies
+ * are never sent and the whole fetch has one deadline.
+ */
+export class PageFetcher {
+  private readonly agent: Agent;
+  private readonly options: Required<Omit<FetcherOptions, 'lookup' | 'addressPolicy'>>;
+
+  constructor(options: FetcherOptions = {}) {
+    this.options = {
+      allowPrivate: options.allowPrivate ?? false,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxBytes: options.maxBytes ?? 2 * 1024 * 1024,
+      maxRedirects: options.maxRedirects ?? 5,
+      userAgent: options.userAgent ?? 'LinkwiseBot/1.0 (+link preview; fetches pages users save)',
+    };
+    const lookup: Lookup = options.lookup ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
+    const base = buildConnector({ timeout: this.options.timeoutMs });
+    const allowed = this.options.allowPrivate ? () => true : (options.addressPolicy ?? isPublicAddress);
+    this.agent = new Agent({
+      connections: 64,
+      connect: (opts, callback) => {
+        const host = opts.hostname.replace(/^\[|\]$/g, '');
+        const resolve = isIP(host) ? Promise.resolve([{ address: host, family: isIP(host) }]) : lookup(host);
+        resolve
+          .then((addresses) => {
+            const usable = addresses.filter((a) => allowed(a.address));
+            // Any private answer taints the name: a resolver could rotate between public and private.
+            if (addresses.length === 0 || usable.length !== addresses.length) {
+              throw new FetchError('BLOCKED_ADDRESS', `The address of ${host} is not allowed`);
+            }
+            const servername = isIP(host) ? undefined : (opts.servername ?? host);
+            base({ ...opts, hostname: addresses[0]!.address, ...(servername && { servername }) }, callback);
+          })
+          .catch((error: unknown) => callback(error as Error, null));
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async fetch(input: string): Promise<FetchedPage> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let url = parseHttpUrl(input);
+    for (let hop = 0; ; hop++) {
+      let response;
+      try {
+        response = await fetch(url, {
+          dispatcher: this.agent,
+          redirect: 'manual',
+          signal,
+          headers: {
+            'user-agent': this.options.userAgent,
+            accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+            'accept-language': 'en;q=0.9,*;q=0.5',
+          },
+        });
+      } catch (error) {
+        throw asFetchError(error);
+      }
+      if (REDIRECTS.has(response.status)) {
+        await response.body?.cancel();
+        const location = response.headers.get('location');
+        if (!location) throw new FetchError('FETCH_FAILED', 'The page redirected without a location');
+        if (hop >= this.options.maxRedirects)
+          throw new FetchError('FETCH_FAILED', 'The page redirected too many times');
+        url = parseHttpUrl(new URL(location, url).href);
+        continue;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new FetchError('FETCH_FAILED', `The page answered with status ${response.status}`);
+      }
+      const contentType = response.headers.get('content-type') ?? '';
+      if (!isHtmlType(contentType) && contentType !== '') {
+        await response.body?.cancel();
+        return { url: url.href, status: response.status, contentType, html: null, truncated: false };
+      }
+      const { body, truncated } = await this.readCapped(response.body, signal);
+      return {
+        url: url.href,
+        status: response.status,
+        contentType: contentType || 'text/html',
+        html: decodeHtml(body, contentType),
+        truncated,
+      };
+    }
+  }
+
+  private async readCapped(
+    stream: ReadableStream<Uint8Array> | null,
+    signal: AbortSignal,
+  ): Promise<{ body: Buffer; truncated: boolean }> {
+    if (!stream) return { body: Buffer.alloc(0), truncated: false };
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        if (signal.aborted) throw new FetchError('FETCH_FAILED', 'The page took too long to load');
+        const { done, value } = await reader.read();
+        if (done) return { body: Buffer.concat(chunks), truncated: false };
+        const room = this.options.maxBytes - size;
+        if (value.byteLength >= room) {
+          chunks.push(value.subarray(0, room));
+          await reader.cancel();
+          return { body: Buffer.concat(chunks), truncated: true };
+        }
+        chunks.push(value);
+        size += value.byteLength;
+      }
+    } catch (error) {
+      throw asFetchError(error);
+    }
+  }
+}
+
+function parseHttpUrl(input: string): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new FetchError('FETCH_FAILED', 'The address is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FetchError('BLOCKED_ADDRESS', 'Only http and https addresses can be analysed');
+  }
+  if (url.username || url.password)
+    throw new FetchError('BLOCKED_ADDRESS', 'Addresses with credentials are not fetched');
+  return url;
+}
+
+function asFetchError(error: unknown): FetchError {
+  if (error instanceof FetchError) return error;
+  let cause: unknown = error;
+  while (cause instanceof Error) {
+    if (cause instanceof FetchError) return cause;
+    if (cause.name === 'TimeoutError' || cause.name === 'AbortError') {
+      return new FetchError('FETCH_FAILED', 'The page took too long to load');
+    }
+    cause = cause.cause;
+  }
+  return new FetchError('FETCH_FAILED', 'The page could not be fetched');
+}

@@ -1,0 +1,110 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Engine } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import type { Cutoff } from '../links/link.repository.js';
+import { fts5Match, ownerToken, tsQueryText, type Term } from './text-query.js';
+import type { StoredVector } from './vector-index.js';
+
+/** Column weights for SQLite's bm25: owner token, title, tags, URL, body (description, notes, page text). */
+const BM25_WEIGHTS = sql.raw('0.0, 10.0, 8.0, 2.0, 1.0');
+
+/**
+ * pg_trgm word similarity from which a word counts as a misspelling of an indexed one. The default
+ * 0.6 misses one wrong letter in an 8-letter word ('recipies' ~ 'recipes' is 0.56).
+ */
+const TRIGRAM_THRESHOLD = 0.5;
+
+/** The search index and the vector store. The only place search SQL lives. */
+export class SearchRepository {
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly engine: Engine,
+  ) {}
+
+  /** Links hidden by a downgrade are not searchable: keep ids up to the cutoff. */
+  private visible(userId: string, cutoff: Cutoff | null, idColumn: RawBuilder<unknown>): RawBuilder<unknown> {
+    if (!cutoff) return sql``;
+    return sql`and exists (select 1 from links l where l.id = ${idColumn} and l.user_id = ${userId}
+      and (l.created_at < ${cutoff.createdAt} or (l.created_at = ${cutoff.createdAt} and l.id <= ${cutoff.id})))`;
+  }
+
+  /**
+   * The user's viewable links matching every word, best first (ties: newest id first, ids are
+   * time-ordered), at most `limit`. One statement.
+   */
+  async textHits(userId: string, terms: Term[], cutoff: Cutoff | null, limit: number): Promise<string[]> {
+    if (terms.length === 0) return [];
+    const visible = this.visible(userId, cutoff, this.engine === 'sqlite' ? sql`d.link_id` : sql`s.link_id`);
+    if (this.engine === 'sqlite') {
+      const { rows } = await sql<{ id: string }>`
+        select d.link_id as id from link_fts f join search_docs d on d.rowid = f.rowid
+        where link_fts match ${fts5Match(userId, terms)} ${visible}
+        order by bm25(link_fts, ${BM25_WEIGHTS}), d.link_id desc
+        limit ${limit}`.execute(this.db);
+      return rows.map((r) => r.id);
+    }
+    const text = tsQueryText(terms);
+    const { rows } = await sql<{ id: string }>`
+      select s.link_id as id from link_search s
+      where s.user_id = ${userId}
+        and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${text}))
+        and numnode(to_tsquery('english', ${text})) > 0 ${visible}
+      order by ts_rank(s.document, to_tsquery('english', ${text})) desc, s.link_id desc
+      limit ${limit}`.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * PostgreSQL's typo path: every word must match as a word or, by trigrams, as a close spelling of a
+   * word (pg_trgm's `<%`, word_similarity ≥ TRIGRAM_THRESHOLD) in the title, tags, category, URL or the start of the description.
+   */
+  async fuzzyHits(userId: string, terms: Term[], cutoff: Cutoff | null, limit: number): Promise<string[]> {
+    if (terms.length === 0 || this.engine !== 'postgres') return [];
+    const visible = this.visible(userId, cutoff, sql`s.link_id`);
+    const each = terms.map(
+      (t) => sql`(s.document @@ to_tsquery('english', ${`'${t.word}':*`}) or ${t.word} <% s.words)`,
+    );
+    const score = sql.join(
+      terms.map((t) => sql`word_similarity(${t.word}, s.words)`),
+      sql` + `,
+    );
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local pg_trgm.word_similarity_threshold = ${sql.lit(TRIGRAM_THRESHOLD)}`.execute(trx);
+      const { rows } = await sql<{ id: string }>`
+        select s.link_id as id from link_search s
+        where s.user_id = ${userId} and ${sql.join(each, sql` and `)} ${visible}
+        order by ${score} desc, s.link_id desc
+        limit ${limit}`.execute(trx);
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** SQLite's typo path: indexed terms (stems) that start with one of `initials`. */
+  async indexedTerms(initials: string[]): Promise<string[]> {
+    if (this.engine !== 'sqlite' || initials.length === 0) return [];
+    const ranges = initials.map(
+      (c) =>
+        sql`select term from link_fts_terms where term >= ${c} and term < ${String.fromCodePoint((c.codePointAt(0) ?? 0) + 1)}`,
+    );
+    const { rows } = await sql<{ term: string }>`${sql.join(ranges, sql` union all `)}`.execute(this.db);
+    return rows.map((r) => r.term);
+  }
+
+  /** Moves whenever one of the user's vectors changes or a link is deleted (database triggers). */
+  async version(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('users').select('search_version').where('id', '=', userId).executeTakeFirst();
+    return Number(row?.search_version ?? 0);
+  }
+
+  /** Every stored vector of the user's links for one model. */
+  async vectors(userId: string, model: string): Promise<StoredVector[]> {
+    const rows = await this.db
+      .selectFrom('embeddings as e')
+      .innerJoin('links as l', 'l.id', 'e.link_id')
+      .select(['e.link_id', 'e.vector', 'l.created_at'])
+      .where('l.user_id', '=', userId)
+      .where('e.model', '=', model)
+      .execute();
+    return rows.map((r) => ({ linkId: r.link_id, createdAt: r.created_at, bytes: r.vector }));
+  }
+}

@@ -1,0 +1,165 @@
+import { tagKey, type SearchQuery, type SearchResponse, type SearchResult } from '@linkwise/contract';
+import type { LinkRow } from '../../db/schema.js';
+import type { Actor } from '../auth/actor.js';
+import type { Embedder } from '../analysis/embedder.js';
+import type { BillingService } from '../billing/billing.service.js';
+import { searchModeFor } from '../billing/entitlements.js';
+import type { Cutoff, HydratedLink, LinkRepository } from '../links/link.repository.js';
+import { toLink } from '../links/link.service.js';
+import { fuse, type Fused } from './fusion.js';
+import type { SearchRepository } from './search.repository.js';
+import { searchTerms, type Term } from './text-query.js';
+import { closeTerms } from './typo.js';
+import { buildVectors, normalize, topK, type UserVectors, type VectorCache } from './vector-index.js';
+
+export interface SearchDeps {
+  search: SearchRepository;
+  links: LinkRepository;
+  billing: BillingService;
+  /** The model that embedded the links; null when none is configured (text search only). */
+  embedder: Embedder | null;
+  vectors: VectorCache;
+  warn: (context: object, message: string) => void;
+}
+
+/** Candidates taken from each ranking before fusion: enough for the largest page and some overlap. */
+const CANDIDATES = 100;
+/**
+ * Below this cosine a vector neighbour is noise rather than a match (sentence-encoder scale; chosen
+ * with the quality evaluation in bench/RESULTS.md).
+ */
+export const MIN_COSINE = 0.15;
+
+const withinCutoff = (cutoff: Cutoff | null, createdAt: number, id: string) =>
+  !cutoff || createdAt < cutoff.createdAt || (createdAt === cutoff.createdAt && id <= cutoff.id);
+
+type Sortable = HydratedLink & { fused: Fused };
+
+/** Newest first: the tie-break of every order (spec §4). */
+const newest = (a: LinkRow, b: LinkRow) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+function compare(sortBy: SearchQuery['sortBy'], order: 'asc' | 'desc'): (a: Sortable, b: Sortable) => number {
+  const dir = order === 'asc' ? 1 : -1;
+  const by =
+    (key: (r: LinkRow) => number | string) =>
+    (a: Sortable, b: Sortable): number => {
+      const x = key(a.row);
+      const y = key(b.row);
+      return (x < y ? -dir : x > y ? dir : 0) || newest(a.row, b.row);
+    };
+  switch (sortBy) {
+    case 'relevance':
+    case 'smart':
+      return (a, b) => b.fused.similarity - a.fused.similarity || newest(a.row, b.row);
+    case 'createdAt':
+      return (a, b) => dir * (a.row.created_at - b.row.created_at) || dir * -newest(a.row, b.row);
+    case 'updatedAt':
+      return by((r) => r.updated_at);
+    case 'title':
+      return by((r) => r.title_key);
+    case 'isRead':
+      return by((r) => r.is_read);
+    case 'isReadLater':
+      return by((r) => r.is_read_later);
+  }
+}
+
+/**
+ * Search: `#tag` finds that tag exactly; anything else runs full-text search and, on plans entitled
+ * to it, nearest-neighbour search over the link vectors, fused by reciprocal rank.
+ */
+export class SearchService {
+  constructor(private readonly deps: SearchDeps) {}
+
+  /** Searches the actor's viewable links. */
+  async search(actor: Actor, query: SearchQuery): Promise<SearchResponse> {
+    const { links, billing } = this.deps;
+    const linkLimit = billing.linkLimitOf(actor);
+    const cutoff = linkLimit === null ? null : await links.cutoff(actor.userId, linkLimit);
+    const fused = query.query.startsWith('#')
+      ? await this.byTag(actor.userId, cutoff, query)
+      : await this.byText(actor, cutoff, query);
+    const top = fused.slice(0, query.limit);
+    const byId = new Map(top.map((f) => [f.id, f]));
+    // Rows are read again with the visibility rule: a link deleted or hidden since the ranking drops out.
+    const rows = await links.findVisible(actor.userId, cutoff, [...byId.keys()]);
+    const items: Sortable[] = (await links.hydrate(rows)).map((h) => ({ ...h, fused: byId.get(h.row.id)! }));
+    items.sort(compare(query.sortBy, query.sortOrder));
+    const data: SearchResult[] = items.map((item) => ({
+      ...toLink(item),
+      similarity: Math.round(item.fused.similarity * 1e4) / 1e4,
+      match_type: query.query.startsWith('#') ? 'tag' : item.fused.inText ? 'text' : 'semantic',
+    }));
+    return { data, total: data.length };
+  }
+
+  private async byTag(userId: string, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
+    if (!tagKey(query.query)) return [];
+    const rows = await this.deps.links.page(userId, cutoff, {
+      search: query.query,
+      isRead: undefined,
+      isReadLater: undefined,
+      hasCredentials: undefined,
+      sortBy: 'createdAt',
+      sortOrder: 'desc',
+      page: 1,
+      limit: query.limit,
+    });
+    return rows.map((r) => ({ id: r.id, similarity: 1, inText: true, inVectors: false }));
+  }
+
+  private async byText(actor: Actor, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
+    const { search, billing, embedder } = this.deps;
+    const hybrid = embedder !== null && searchModeFor(billing.subscriptionOf(actor), billing.mode) === 'hybrid';
+    const vectors = hybrid ? await this.userVectors(actor.userId, embedder) : null;
+    // The query embedding runs in the model's worker while the text search runs here.
+    const queryVector = vectors && vectors.ids.length > 0 ? this.embedQuery(embedder!, query.query) : null;
+    const terms = searchTerms(query.query);
+    let text = await search.textHits(actor.userId, terms, cutoff, CANDIDATES);
+    if (text.length === 0) text = await this.typoHits(actor.userId, terms, cutoff);
+    const vector = queryVector && vectors ? this.nearest(vectors, await queryVector, cutoff) : [];
+    return fuse(text, vector);
+  }
+
+  /** Retries a search that found nothing with close spellings of its words. */
+  private async typoHits(userId: string, terms: Term[], cutoff: Cutoff | null): Promise<string[]> {
+    const { search } = this.deps;
+    if (terms.length === 0) return [];
+    if (search.engine === 'postgres') return search.fuzzyHits(userId, terms, cutoff, CANDIDATES);
+    const initials = [...new Set(terms.map((t) => t.word.slice(0, 1)))];
+    const indexed = await search.indexedTerms(initials);
+    const corrected = terms.map((t) => ({ ...t, alternatives: closeTerms(t.word, indexed) }));
+    if (corrected.every((t) => t.alternatives.length === 0)) return [];
+    return search.textHits(userId, corrected, cutoff, CANDIDATES);
+  }
+
+  private userVectors(userId: string, embedder: Embedder): Promise<UserVectors> {
+    const { search, vectors } = this.deps;
+    return search
+      .version(userId)
+      .then((version) =>
+        vectors.get(userId, version, embedder.modelId, async () =>
+          buildVectors(version, embedder.modelId, embedder.dimensions, await search.vectors(userId, embedder.modelId)),
+        ),
+      );
+  }
+
+  /** The query's vector, or null when the model fails: search then answers from text alone. */
+  private async embedQuery(embedder: Embedder, text: string): Promise<Float32Array | null> {
+    try {
+      const [vector] = await embedder.embed([text]);
+      return vector && vector.length === embedder.dimensions ? normalize(Float32Array.from(vector)) : null;
+    } catch (error) {
+      this.deps.warn({ err: error }, 'query embedding failed; answering from text search');
+      return null;
+    }
+  }
+
+  private nearest(vectors: UserVectors, query: Float32Array | null, cutoff: Cutoff | null): string[] {
+    if (!query) return [];
+    const accept = cutoff
+      ? (i: number) => withinCutoff(cutoff, vectors.createdAt[i] ?? 0, vectors.ids[i] ?? '')
+      : undefined;
+    return topK(vectors, query, CANDIDATES, MIN_COSINE, accept).map((h) => vectors.ids[h.index] ?? '');
+  }
+}

@@ -1,0 +1,87 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { Engine } from '../../db/database.js';
+
+/** A query word and the spellings that may stand for it (typo suggestions); `prefix` for as-you-type. */
+export interface Term {
+  word: string;
+  prefix: boolean;
+  alternatives: string[];
+}
+
+/** Beyond this many words a query is a paste, not a search; the rest adds cost and no precision. */
+const MAX_TERMS = 12;
+
+/**
+ * Splits a query into lower-case words (letters and digits), the same units both engines index.
+ * The last word is matched as a prefix: people search while they type.
+ */
+export function searchTerms(query: string): Term[] {
+  const words = [
+    ...query
+      .normalize('NFKC')
+      .toLocaleLowerCase('en-US')
+      .matchAll(/[\p{L}\p{N}]+/gu),
+  ]
+    .map((m) => m[0])
+    .slice(0, MAX_TERMS);
+  return words.map((word, i) => ({ word, prefix: i === words.length - 1, alternatives: [] }));
+}
+
+/** The token every indexed document of a user carries (migration 0004). */
+export const ownerToken = (userId: string): string => `u${userId.replace(/-/g, '').toLowerCase()}`;
+
+// Words are letters and digits only (searchTerms), so quoting cannot be escaped from.
+const quoted = (w: string) => `"${w}"`;
+
+/**
+ * FTS5 stems a prefix before matching it, and a stemmed prefix need not be a prefix of the stemmed
+ * word: "deploy" becomes "deploi" while "deployments" is stored as "deploy". Half-typed words of 6+
+ * letters therefore also match with their last one or two letters dropped (at least 5 kept).
+ */
+function stemSafePrefixes(word: string): string[] {
+  const out: string[] = [];
+  for (let cut = word.length - 1; cut >= Math.max(5, word.length - 2); cut--)
+    out.push(`${quoted(word.slice(0, cut))}*`);
+  return out;
+}
+
+/** SQLite FTS5 MATCH expression: the owner's token AND every word (or one of its alternatives). */
+export function fts5Match(userId: string, terms: Term[]): string {
+  const parts = terms.map((t) => {
+    const forms = [
+      quoted(t.word) + (t.prefix ? '*' : ''),
+      ...(t.prefix ? stemSafePrefixes(t.word) : []),
+      ...t.alternatives.map((a) => `${quoted(a)}*`),
+    ];
+    return forms.length === 1 ? forms[0] : `(${forms.join(' OR ')})`;
+  });
+  return `owner:${quoted(ownerToken(userId))} AND {title tags url body}:(${parts.join(' AND ')})`;
+}
+
+/** PostgreSQL to_tsquery('english', …) text: every word, the last as a prefix. */
+export function tsQueryText(terms: Term[]): string {
+  return terms.map((t) => `'${t.word}'${t.prefix ? ':*' : ''}`).join(' & ');
+}
+
+/**
+ * The ids of the user's links whose text matches every word: the list filter (`GET /api/links?search=`)
+ * and the search endpoint use this same matcher. Callers still scope rows by user_id; the owner token
+ * makes the index do the scoping work, the user_id check makes it a guarantee.
+ */
+export function matchingIds(engine: Engine, userId: string, terms: Term[]): RawBuilder<string> {
+  if (engine === 'sqlite') {
+    return sql<string>`select d.link_id from link_fts f join search_docs d on d.rowid = f.rowid
+      where link_fts match ${fts5Match(userId, terms)}`;
+  }
+  return sql<string>`select s.link_id from link_search s
+    where s.user_id = ${userId}
+      and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${tsQueryText(terms)}))
+      and numnode(to_tsquery('english', ${tsQueryText(terms)})) > 0`;
+}
+
+/** A WHERE condition on `links.id` for the list filter; no words means nothing matches. */
+export function textMatches(engine: Engine, userId: string, query: string): Expression<SqlBool> {
+  const terms = searchTerms(query);
+  if (terms.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`links.id in (${matchingIds(engine, userId, terms)})`;
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { VaultKeyMaterial } from '@linkwise/contract';
+
+export interface StoredVault {
+  material: VaultKeyMaterial;
+  updatedAt: number;
+}
+
+/** Vault key material and the reset of a user's credentials. The only place vault SQL lives. */
+export class VaultRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async find(userId: string): Promise<StoredVault | undefined> {
+    const row = await this.db.selectFrom('vaults').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      material: {
+        version: row.version as VaultKeyMaterial['version'],
+        kdf: {
+          name: row.kdf_name as VaultKeyMaterial['kdf']['name'],
+          hash: row.kdf_hash as VaultKeyMaterial['kdf']['hash'],
+          iterations: row.iterations,
+        },
+        salt: row.salt,
+        iv: row.iv,
+        wrappedKey: row.wrapped_key,
+      },
+      updatedAt: row.updated_at,
+    };
+  }
+
+  async save(userId: string, material: VaultKeyMaterial, now: number): Promise<void> {
+    const values = {
+      version: material.version,
+      kdf_name: material.kdf.name,
+      kdf_hash: material.kdf.hash,
+      iterations: material.kdf.iterations,
+      salt: material.salt,
+      iv: material.iv,
+      wrapped_key: material.wrappedKey,
+      updated_at: now,
+    };
+    await this.db
+      .insertInto('vaults')
+      .values({ user_id: userId, created_at: now, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
+  }
+
+  /** Deletes the key material and every credential of the user, in one transaction. */
+  async reset(userId: string, now: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('credentials').where('user_id', '=', userId).executeTakeFirst();
+      await trx
+        .updateTable('links')
+        .set({ has_credentials: 0, updated_at: now })
+        .where('user_id', '=', userId)
+        .where('has_credentials', '=', 1)
+        .execute();
+      await trx.deleteFrom('vaults').where('user_id', '=', userId).execute();
+      return Number(deleted.numDeletedRows);
+    });
+  }
+}

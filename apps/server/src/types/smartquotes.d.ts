@@ -1,0 +1,4 @@
+declare module 'smartquotes' {
+  const smartquotes: { string(text: string): string };
+  export default smartquotes;
+}

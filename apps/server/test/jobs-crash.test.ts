@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApiClient } from '@linkwise/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
+import { engines } from './harness.js';
+import { createTestDatabase } from './pg.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const mainTs = path.join(root, 'apps/server/src/main.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server from source as a child process; resolves once it answers /api/health. */
+async function launch(env: Record<string, string>, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', mainTs], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+const until = async (what: string, check: () => Promise<boolean> | boolean) => {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe.each(engines())('a server killed mid-job on %s', (engine) => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const fn of cleanup.reverse()) await fn();
+  });
+
+  it('loses nothing: after a restart the job runs again and completes', async () => {
+    // The page holds its first request open, so the job is surely mid-run when the server dies.
+    const held: ServerResponse[] = [];
+    let requests = 0;
+    const pages = createServer((req, res) => {
+      requests += 1;
+      if (requests === 1) return void held.push(res);
+      res.setHeader('content-type', 'text/html');
+      res.end(
+        '<html><head><title>Survived the crash</title><meta name="description" content="Back again"></head><body><p>Text of the page after the restart.</p></body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => {
+      pages.closeAllConnections();
+      pages.close();
+    });
+    const pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/article`;
+
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-crash-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
+    if (pg) cleanup.push(() => pg.drop());
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      BILLING: 'off',
+      FETCH_ALLOW_PRIVATE: 'true',
+      JOB_LOCK_TIMEOUT_SECONDS: '2',
+      ...(pg && { DATABASE_URL: pg.url }),
+    };
+
+    let child = await launch(env, url);
+    cleanup.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    });
+    const { token } = await createApiClient({ baseUrl: url }).register({
+      body: { email: 'crash@example.com', username: 'crash', password: 'correct horse' },
+    });
+    const api = createApiClient({ baseUrl: url, getToken: () => token });
+    const link = await api.createLink({ body: { url: pageUrl } });
+    await until('the job to fetch the page', () => held.length === 1);
+
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const database = openDatabase({ databaseUrl: pg?.url, dataDir, poolSize: 1 });
+    cleanup.push(() => database.close());
+    const orphan = await database.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow();
+    expect(orphan).toMatchObject({ status: 'running', attempts: 1 });
+
+    child = await launch(env, url);
+    await until(
+      'the link to be analysed',
+      async () => (await api.getLink({ params: { id: link.id } })).analysisStatus !== 'pending',
+    );
+    const done = await api.getLink({ params: { id: link.id } });
+    expect(done).toMatchObject({ analysisStatus: 'done', title: 'Survived the crash', description: 'Back again' });
+    const job = () => database.db.selectFrom('jobs').selectAll().where('id', '=', orphan.id).executeTakeFirstOrThrow();
+    await until('the job to be recorded done', async () => (await job()).status !== 'running');
+    expect(await job()).toMatchObject({ status: 'done', attempts: 2 });
+    expect(requests).toBe(2);
+  }, 120_000);
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobRepository } from '../src/modules/jobs/job.repository.js';
+import { engines, startServer, type TestServer } from './harness.js';
+
+describe.each(engines())('job queue on %s', (engine) => {
+  let server: TestServer;
+  let jobs: JobRepository;
+  const now = Date.parse('2026-11-22T12:00:00Z');
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    jobs = new JobRepository(server.database.db, server.database.engine);
+  });
+  afterAll(() => server.close());
+  const clear = () => server.database.db.deleteFrom('jobs').execute();
+
+  it('hands each job to exactly one of several workers claiming at the same moment', async () => {
+    await clear();
+    await jobs.enqueueMany(
+      'test',
+      Array.from({ length: 40 }, (_, i) => ({ i })),
+      now,
+    );
+    const claims = await Promise.all(Array.from({ length: 4 }, (_, w) => jobs.claim(`worker-${w}`, 15, now)));
+    const ids = claims.flat().map((j) => j.id);
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids).size).toBe(40);
+    expect(claims.flat().every((j) => j.status === 'running' && j.attempts === 1)).toBe(true);
+  });
+
+  it('retries later with backoff and gives up after max attempts', async () => {
+    await clear();
+    const id = await jobs.enqueue('test', {}, now, 2);
+    const [first] = await jobs.claim('w', 1, now);
+    await jobs.fail('w', first!, 'boom', now, now + 5000);
+    expect(await jobs.claim('w', 1, now + 4999)).toHaveLength(0);
+    const [second] = await jobs.claim('w', 1, now + 5000);
+    expect(second).toMatchObject({ id, attempts: 2 });
+    await jobs.fail('w', second!, 'boom again', now + 5000, now + 25000);
+    expect(await jobs.find(id)).toMatchObject({ status: 'failed', last_error: 'boom again' });
+    expect(await jobs.claim('w', 1, now + 60_000)).toHaveLength(0);
+  });
+
+  it('requeues jobs whose lock went stale and leaves fresh ones alone', async () => {
+    await clear();
+    const stale = await jobs.enqueue('test', {}, now);
+    const fresh = await jobs.enqueue('test', {}, now + 1);
+    await jobs.claim('dead', 1, now);
+    await jobs.claim('alive', 1, now + 1);
+    await jobs.heartbeat('alive', [fresh], now + 60_000);
+    expect(await jobs.recoverStale(now + 30_000, now + 60_000)).toBe(1);
+    expect(await jobs.find(stale)).toMatchObject({ status: 'queued', locked_by: null });
+    expect(await jobs.find(fresh)).toMatchObject({ status: 'running', locked_by: 'alive' });
+    // A worker that lost its lock cannot complete the job any more.
+    await jobs.complete('dead', stale, now + 60_000);
+    expect((await jobs.find(stale))?.status).toBe('queued');
+  });
+});
