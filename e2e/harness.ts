@@ -52,7 +52,7 @@ export interface RunningServer {
 }
 
 /** Starts `node apps/server/dist/main.js` on a free port with a fresh data folder. */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-e2e-'));
   const url = `http://127.0.0.1:${port}`;
@@ -66,6 +66,7 @@ export async function startServer(): Promise<RunningServer> {
     DATA_DIR: dataDir,
     BILLING: 'simulated',
     LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   const child = spawn(process.execPath, [SERVER_MAIN], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -156,6 +157,36 @@ export function writeArtifact(name: string, text: string): void {
 /** An API client for setup and verification, optionally signed in. */
 export function api(baseUrl: string, token?: string): ApiClient {
   return createApiClient({ baseUrl, getToken: () => token });
+}
+
+/** Serves one saved page of the shared corpus on loopback (for Analyze); undefined when absent. */
+export async function serveCorpusPage(name: string): Promise<{ url: string; close: () => Promise<void> } | undefined> {
+  const file = path.resolve(ROOT, '..', 'shared', 'corpus', 'pages', name, 'input.html');
+  if (!existsSync(file)) return undefined;
+  const { createServer: createHttpServer } = await import('node:http');
+  const { readFileSync } = await import('node:fs');
+  const html = readFileSync(file);
+  const server = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/${name}/article`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Puts a session into the page's storage the way the web app persists it ('auth-storage'). */
+export async function signInBrowser(page: Page, baseUrl: string, session: { token: string; user: unknown }) {
+  await page.goto(`${baseUrl}/status`);
+  const value = JSON.stringify({
+    state: { user: session.user, token: session.token, isAuthenticated: true },
+    version: 0,
+  });
+  await page.evaluate(`localStorage.setItem('auth-storage', ${JSON.stringify(value)})`);
 }
 
 let registered = 0;

@@ -1,12 +1,25 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { router } from './app/router';
+import { makeQueryClient } from './lib/query-client';
+import './index.css';
+
+const queryClient = makeQueryClient();
+
+// A global application error is logged to the console only (spec §8).
+window.addEventListener('unhandledrejection', (event) => console.warn('Unhandled rejection', event.reason));
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+        <Toaster position="top-right" theme="system" richColors closeButton />
+      </QueryClientProvider>
     </StrictMode>,
   );
 }

@@ -1,0 +1,81 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Outlet } from 'react-router';
+import { setUnauthorizedHandler } from '../lib/api';
+import { BareLayout, MainLayout, RedirectIfSignedIn, RequireAuth, ScrollToTop } from './layout';
+
+// Every screen is its own chunk, so the landing page downloads only what it shows.
+const LandingPage = lazy(() => import('../features/landing/landing-page'));
+const LoginPage = lazy(() => import('../features/auth/login-page'));
+const RegisterPage = lazy(() => import('../features/auth/register-page'));
+const DashboardPage = lazy(() => import('../features/links/dashboard-page'));
+const ProfilePage = lazy(() => import('../features/profile/profile-page'));
+const PricingPage = lazy(() => import('../features/subscription/pricing-page'));
+const SuccessPage = lazy(() => import('../features/subscription/success-page'));
+const CancelPage = lazy(() => import('../features/subscription/cancel-page'));
+const ExtensionAuthPage = lazy(() => import('../features/extension/extension-auth-page'));
+const ExtensionWelcomePage = lazy(() => import('../features/extension/extension-welcome-page'));
+const StatusPage = lazy(() => import('../features/static/status-page'));
+const PrivacyPage = lazy(() => import('../features/static/privacy-page'));
+const TermsPage = lazy(() => import('../features/static/terms-page'));
+const ContactPage = lazy(() => import('../features/static/contact-page'));
+const AboutPage = lazy(() => import('../features/static/about-page'));
+const SecurityPage = lazy(() => import('../features/static/security-page'));
+const NotFoundPage = lazy(() => import('../features/static/not-found-page'));
+
+function Root() {
+  return (
+    <>
+      <ScrollToTop />
+      <Outlet />
+    </>
+  );
+}
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    children: [
+      {
+        element: <MainLayout />,
+        children: [
+          {
+            path: '/',
+            element: (
+              <RedirectIfSignedIn>
+                <LandingPage />
+              </RedirectIfSignedIn>
+            ),
+          },
+          { path: '/login', element: <LoginPage /> },
+          { path: '/register', element: <RegisterPage /> },
+          { path: '/pricing', element: <PricingPage /> },
+          { path: '/privacy', element: <PrivacyPage /> },
+          { path: '/terms', element: <TermsPage /> },
+          { path: '/contact', element: <ContactPage /> },
+          { path: '/about', element: <AboutPage /> },
+          { path: '/security', element: <SecurityPage /> },
+          { path: '/status', element: <StatusPage /> },
+          {
+            element: <RequireAuth />,
+            children: [
+              { path: '/dashboard', element: <DashboardPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+            ],
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+      {
+        element: <BareLayout />,
+        children: [
+          { path: '/extension/auth', element: <ExtensionAuthPage /> },
+          { path: '/extension/welcome', element: <ExtensionWelcomePage /> },
+          { path: '/subscription/success', element: <SuccessPage /> },
+          { path: '/subscription/cancel', element: <CancelPage /> },
+        ],
+      },
+    ],
+  },
+]);
+
+setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));

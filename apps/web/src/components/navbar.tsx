@@ -1,0 +1,56 @@
+import { Link2 } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { Link, NavLink } from 'react-router';
+import { useAuth } from '../lib/auth-store';
+import { buttonClass } from './ui/button';
+
+// The dropdown (Radix menu and its positioning) is only needed once someone is signed in.
+const AccountMenu = lazy(() => import('./account-menu'));
+
+export function Logo() {
+  return (
+    <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900 dark:text-white">
+      <span className="flex size-8 items-center justify-center rounded-lg bg-brand-600 text-white">
+        <Link2 className="size-5" aria-hidden />
+      </span>
+      Linkwise
+    </Link>
+  );
+}
+
+/** The shared navigation bar (spec §2). */
+export function Navbar() {
+  const { user, isAuthenticated } = useAuth();
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-4 sm:px-6">
+        <Logo />
+        {isAuthenticated && user ? (
+          <div className="flex items-center gap-1 sm:gap-2">
+            <NavLink
+              to="/dashboard"
+              className={({ isActive }) =>
+                `rounded-lg px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700 dark:bg-brand-600/20 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`
+              }
+            >
+              Dashboard
+            </NavLink>
+            <Suspense fallback={<span className="w-24" />}>
+              <AccountMenu />
+            </Suspense>
+          </div>
+        ) : (
+          <div className="flex items-center gap-2">
+            <Link to="/login" className={buttonClass('ghost')}>
+              Login
+            </Link>
+            <Link to="/register" className={buttonClass('primary')}>
+              Register
+            </Link>
+          </div>
+        )}
+      </nav>
+    </header>
+  );
+}

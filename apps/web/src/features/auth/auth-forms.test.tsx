@@ -1,0 +1,71 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@linkwise/contract';
+import { authErrorMessage, returnPath } from './auth-shared';
+import { LoginFormFields, type LoginForm } from './login-form';
+import { RegisterFormFields, type RegisterForm } from './register-form';
+
+describe('login form', () => {
+  it('shows the spec’s messages and does not submit invalid input', async () => {
+    const sent: LoginForm[] = [];
+    render(<LoginFormFields onSubmit={(v) => Promise.resolve(void sent.push(v))} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Invalid email address')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 6 characters')).toBeTruthy();
+    expect(sent).toEqual([]);
+  });
+
+  it('submits a trimmed email and the password', async () => {
+    const sent: LoginForm[] = [];
+    render(<LoginFormFields onSubmit={(v) => Promise.resolve(void sent.push(v))} />);
+    await userEvent.type(screen.getByLabelText('Email'), '  ada@example.com ');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(sent).toEqual([{ email: 'ada@example.com', password: 'secret1' }]));
+  });
+});
+
+describe('register form', () => {
+  it('requires a 3-character username and matching passwords', async () => {
+    const sent: RegisterForm[] = [];
+    render(<RegisterFormFields onSubmit={(v) => Promise.resolve(void sent.push(v))} />);
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Username'), 'ad');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1');
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'secret2');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Username must be at least 3 characters')).toBeTruthy();
+    expect(screen.getByText("Passwords don't match")).toBeTruthy();
+    expect(sent).toEqual([]);
+
+    await userEvent.type(screen.getByLabelText('Username'), 'a');
+    await userEvent.clear(screen.getByLabelText('Confirm Password'));
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ email: 'ada@example.com', username: 'ada', password: 'secret1' });
+  });
+});
+
+describe('auth helpers', () => {
+  it('shows the server sentence, the captcha wording, or the fallback', () => {
+    expect(
+      authErrorMessage(
+        new ApiError(401, 'Invalid email or password', 'INVALID_CREDENTIALS', undefined, undefined),
+        'Login failed',
+      ),
+    ).toBe('Invalid email or password');
+    expect(authErrorMessage(new ApiError(400, 'x', 'RECAPTCHA_FAILED', undefined, undefined), 'Login failed')).toBe(
+      'Security verification failed. Please try again.',
+    );
+    expect(authErrorMessage(new TypeError('fetch failed'), 'Registration failed')).toBe('Registration failed');
+  });
+
+  it('returns only to same-site paths', () => {
+    expect(returnPath('?returnTo=%2Fpricing')).toBe('/pricing');
+    expect(returnPath('?returnTo=%2F%2Fevil.example')).toBe('/dashboard');
+    expect(returnPath('?returnTo=https%3A%2F%2Fevil.example')).toBe('/dashboard');
+    expect(returnPath('')).toBe('/dashboard');
+  });
+});

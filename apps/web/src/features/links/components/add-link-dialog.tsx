@@ -1,0 +1,187 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ApiError, Messages, parseTags, UrlSchema } from '@linkwise/contract';
+import { Sparkles } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/field';
+import { errorMessage } from '../../../lib/api';
+import { useAnalyze, useCategories, useCreateLink } from '../api';
+import { LinkFields } from './link-fields';
+
+export const AddLinkFormSchema = z.object({
+  url: UrlSchema,
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  tags: z.string(),
+  notes: z.string(),
+  isReadLater: z.boolean(),
+});
+type AddLinkForm = z.infer<typeof AddLinkFormSchema>;
+
+const EMPTY: AddLinkForm = {
+  url: '',
+  title: '',
+  description: '',
+  category: '',
+  tags: '',
+  notes: '',
+  isReadLater: false,
+};
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+  /** The server refused at the plan limit: show the upgrade dialog. */
+  onLimitReached: () => void;
+}
+
+export function AddLinkDialog({ open, onClose, onLimitReached }: Props) {
+  return open ? <AddLinkDialogBody onClose={onClose} onLimitReached={onLimitReached} /> : null;
+}
+
+function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
+  const categories = useCategories();
+  const create = useCreateLink();
+  const analyze = useAnalyze();
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    setValue,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<AddLinkForm>({ resolver: zodResolver(AddLinkFormSchema), defaultValues: EMPTY });
+
+  const requestClose = () => (isDirty ? setConfirmDiscard(true) : onClose());
+
+  const runAnalyze = async () => {
+    const url = getValues('url').trim();
+    if (!url) {
+      toast.error(Messages.urlRequiredForAnalysis);
+      return;
+    }
+    try {
+      const result = await analyze.mutateAsync(url);
+      const data = result?.data;
+      if (!data) {
+        toast.error(Messages.analysisEmpty);
+        return;
+      }
+      const fill = { shouldDirty: true, shouldValidate: true } as const;
+      setValue('title', data.title, fill);
+      setValue('description', data.description, fill);
+      setValue('category', data.category, fill);
+      setValue('tags', data.tags.join(', '), fill);
+      setValue('isReadLater', data.isReadLater, fill);
+      toast.success('URL analyzed successfully');
+    } catch {
+      toast.error(Messages.analysisFailed);
+    }
+  };
+
+  const onSubmit = async (values: AddLinkForm) => {
+    try {
+      await create.mutateAsync({
+        url: values.url,
+        title: values.title,
+        description: values.description,
+        category: values.category,
+        tags: parseTags(values.tags),
+        notes: values.notes,
+        isReadLater: values.isReadLater,
+      });
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'LINK_LIMIT_REACHED') {
+        onClose();
+        onLimitReached();
+        return;
+      }
+      toast.error(errorMessage(error, 'Failed to add link'));
+    }
+  };
+
+  return (
+    <>
+      <Dialog
+        open
+        onOpenChange={(o) => !o && requestClose()}
+        onRequestClose={requestClose}
+        title="Add New Link"
+        description="Paste a URL and let Linkwise fill in the details."
+        wide
+      >
+        <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-4">
+          <div className="flex items-end gap-2">
+            <TextField
+              className="flex-1"
+              label="URL"
+              type="url"
+              inputMode="url"
+              placeholder="https://example.com/article"
+              autoFocus
+              error={errors.url?.message}
+              {...register('url')}
+            />
+            <Button
+              variant="secondary"
+              className={errors.url ? 'mb-7' : ''}
+              disabled={analyze.isPending}
+              onClick={() => void runAnalyze()}
+            >
+              <Sparkles className="size-4" aria-hidden />
+              {analyze.isPending ? 'Analyzing...' : 'Analyze'}
+            </Button>
+          </div>
+          <LinkFields
+            register={register}
+            errors={errors}
+            categories={categories.data ?? []}
+            titleLabel="Title (optional)"
+          />
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-brand-600" {...register('isReadLater')} />
+            Mark as Read Later
+          </label>
+          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={requestClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? 'Adding...' : 'Add Link'}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+      <DiscardConfirm open={confirmDiscard} onOpenChange={setConfirmDiscard} onDiscard={onClose} />
+    </>
+  );
+}
+
+export function DiscardConfirm({
+  open,
+  onOpenChange,
+  onDiscard,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Discard changes?"
+      description="You have unsaved changes. If you close now, they will be lost."
+      cancelLabel="Continue Editing"
+      confirmLabel="Discard Changes"
+      destructive
+      onConfirm={onDiscard}
+    />
+  );
+}

@@ -1,0 +1,113 @@
+import type { Link } from '@linkwise/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../../../test/render';
+import { AddLinkDialog } from './add-link-dialog';
+import { EditLinkDialog } from './edit-link-dialog';
+import { categorySuggestions } from './link-fields';
+import { visibleTags } from './link-card';
+
+const link: Link = {
+  id: 'l1',
+  url: 'https://example.com/a',
+  title: 'Example',
+  description: '',
+  aiDescription: null,
+  category: 'News',
+  tags: ['one', 'two'],
+  notes: '',
+  isRead: false,
+  isReadLater: false,
+  credentials: [],
+  favicon: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  analysisStatus: 'done',
+};
+
+// The category list is cached for 10 minutes; seeding it keeps these tests off the network.
+const seedCategories = (client: QueryClient) => client.setQueryData(['links', 'categories'], ['Gardening', 'news']);
+
+describe('edit-link dialog', () => {
+  it('has a read-only URL and keeps Save disabled until something changed', async () => {
+    renderWithProviders(<EditLinkDialog link={link} onClose={() => undefined} />, seedCategories);
+    expect(screen.getByLabelText('URL')).toHaveProperty('readOnly', true);
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    expect(save).toHaveProperty('disabled', true);
+    await userEvent.type(screen.getByLabelText('Title'), '!');
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+    await userEvent.clear(screen.getByLabelText('Title'));
+    await userEvent.click(save);
+    expect(await screen.findByText('Title is required')).toBeTruthy();
+  });
+
+  it('asks before discarding: Escape closes the confirmation first, then Discard Changes closes', async () => {
+    let closed = 0;
+    renderWithProviders(<EditLinkDialog link={link} onClose={() => void closed++} />, seedCategories);
+    await userEvent.type(screen.getByLabelText('Notes'), 'draft');
+    await userEvent.keyboard('{Escape}');
+    expect(await screen.findByRole('alertdialog', { name: 'Discard changes?' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(screen.getByRole('dialog', { name: 'Edit Link' })).toBeTruthy();
+    expect(closed).toBe(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Continue Editing' }));
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Notes').value).toBe('draft');
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Discard Changes' }));
+    expect(closed).toBe(1);
+  });
+
+  it('closes at once when nothing changed', async () => {
+    let closed = 0;
+    renderWithProviders(<EditLinkDialog link={link} onClose={() => void closed++} />, seedCategories);
+    await userEvent.keyboard('{Escape}');
+    expect(closed).toBe(1);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});
+
+describe('add-link dialog', () => {
+  it('needs a URL for Analyze and a valid URL to save; discards only after confirmation', async () => {
+    let closed = 0;
+    renderWithProviders(
+      <AddLinkDialog open onClose={() => void closed++} onLimitReached={() => undefined} />,
+      seedCategories,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Add Link' }));
+    expect(await screen.findByText('Please enter a valid URL')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('URL'), 'ftp://example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Link' }));
+    expect(await screen.findByText('Please enter a valid URL')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('alertdialog', { name: 'Discard changes?' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Discard Changes' }));
+    expect(closed).toBe(1);
+  });
+
+  it('suggests the user’s categories, then the 12 defaults, without repeats', () => {
+    renderWithProviders(
+      <AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />,
+      seedCategories,
+    );
+    const options = [...document.querySelectorAll('datalist option')].map((o) => o.getAttribute('value'));
+    expect(options.slice(0, 2)).toEqual(['Gardening', 'news']);
+    expect(options).toHaveLength(13);
+    expect(options).not.toContain('News');
+  });
+});
+
+describe('card helpers', () => {
+  it('shows up to three tags, then +N more', () => {
+    expect(visibleTags(['a', 'b'])).toEqual({ shown: ['a', 'b'], more: 0 });
+    expect(visibleTags(['a', 'b', 'c', 'd', 'e'])).toEqual({ shown: ['a', 'b', 'c'], more: 2 });
+  });
+
+  it('lists the defaults when the user has no categories', () => {
+    expect(categorySuggestions([])).toHaveLength(12);
+  });
+});

@@ -1,0 +1,72 @@
+import { DEFAULT_CATEGORIES } from '@linkwise/contract';
+import { useId } from 'react';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { TextAreaField, TextField } from '../../../components/ui/field';
+
+export interface LinkFieldValues {
+  title: string;
+  description: string;
+  category: string;
+  tags: string;
+  notes: string;
+}
+
+/** The user's categories first, then the twelve defaults, without repeats (case-insensitive). */
+export function categorySuggestions(userCategories: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of [...userCategories, ...DEFAULT_CATEGORIES]) {
+    const key = c.toLocaleLowerCase('en-US');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+
+/** Title, description, category (suggests, accepts new), tags and notes: shared by add and edit. */
+export function LinkFields<T extends LinkFieldValues>({
+  register,
+  errors,
+  categories,
+  titleLabel = 'Title',
+}: {
+  register: UseFormRegister<T>;
+  errors: FieldErrors<LinkFieldValues>;
+  categories: readonly string[];
+  titleLabel?: string;
+}) {
+  const listId = useId();
+  const reg = register as unknown as UseFormRegister<LinkFieldValues>;
+  return (
+    <>
+      <TextField label={titleLabel} error={errors.title?.message} {...reg('title')} />
+      <TextAreaField label="Description" error={errors.description?.message} {...reg('description')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <TextField
+            label="Category"
+            list={listId}
+            autoComplete="off"
+            placeholder="Choose or type a new one"
+            error={errors.category?.message}
+            {...reg('category')}
+          />
+          <datalist id={listId}>
+            {categorySuggestions(categories).map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+        </div>
+        <TextField
+          label="Tags"
+          placeholder="react, tutorial, frontend"
+          hint="Separate tags with commas"
+          error={errors.tags?.message}
+          {...reg('tags')}
+        />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...reg('notes')} />
+    </>
+  );
+}

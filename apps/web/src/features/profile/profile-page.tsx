@@ -1,0 +1,179 @@
+import { Crown, KeyRound, Puzzle, Shield, Trash2 } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
+import { Button, buttonClass } from '../../components/ui/button';
+import { TextField } from '../../components/ui/field';
+import { api } from '../../lib/api';
+import { useAuth } from '../../lib/auth-store';
+import { formatDate, planName, STATUS_LABELS } from '../../lib/format';
+import { usePortal, useSubscriptionStatus } from '../../lib/shared-queries';
+
+const card = 'rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900';
+
+function useLinkStats() {
+  return useQuery({ queryKey: ['link-stats'], queryFn: async () => (await api.linkStats()).data });
+}
+
+function SubscriptionCard() {
+  const user = useAuth((s) => s.user);
+  const status = useSubscriptionStatus();
+  const portal = usePortal();
+  // A failed status call falls back to the user record (spec §7).
+  const s = status.data ?? {
+    status: user?.subscriptionStatus ?? 'free',
+    plan: user?.subscriptionPlan ?? null,
+    endDate: user?.subscriptionEndDate ?? null,
+    cancelAtPeriodEnd: false,
+    linkLimit: user?.linkLimit ?? null,
+    totalLinks: null,
+  };
+  const pro = s.status === 'active';
+  const expires = s.status === 'canceled' || (pro && s.cancelAtPeriodEnd);
+  return (
+    <section aria-labelledby="subscription" className={card}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="subscription" className="text-lg font-semibold">
+          Subscription
+        </h2>
+        <span
+          className={`rounded-full px-3 py-1 text-xs font-semibold ${pro ? 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-100' : 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200'}`}
+        >
+          {STATUS_LABELS[s.status]}
+        </span>
+      </div>
+      <p className="mt-3 flex items-center gap-2 text-xl font-bold">
+        {pro && <Crown className="size-5 text-amber-500" aria-hidden />}
+        {pro ? planName(s.plan) : 'Free'}
+      </p>
+      {s.endDate && (pro || s.status === 'canceled') && (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {expires ? 'Expires:' : 'Renews:'} {formatDate(s.endDate)}
+        </p>
+      )}
+      {!pro && s.linkLimit !== null && s.totalLinks !== null && (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {s.totalLinks} of {s.linkLimit} links used
+        </p>
+      )}
+      <div className="mt-4">
+        {pro ? (
+          <Button variant="secondary" disabled={portal.isPending} onClick={() => portal.mutate()}>
+            Manage
+          </Button>
+        ) : (
+          <Link to="/pricing" className={buttonClass('primary')}>
+            Upgrade to Pro
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className="rounded-xl bg-slate-50 p-4 dark:bg-slate-800">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-1 truncate text-2xl font-bold">{value}</dd>
+    </div>
+  );
+}
+
+export default function ProfilePage() {
+  const user = useAuth((s) => s.user);
+  const stats = useLinkStats();
+  if (!user) return null;
+  // When stats fail, zeros and N/A (spec §8). Clicks and searches are not counted yet, so not shown.
+  const d = stats.data;
+  const avgPerDay = d ? (d.linksLast30Days / 30).toFixed(1) : '0';
+  return (
+    <div className="mx-auto max-w-4xl space-y-6 px-4 py-8 sm:px-6">
+      <div>
+        <h1 className="text-2xl font-bold sm:text-3xl">Profile</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Member since {formatDate(user.createdAt)}</p>
+      </div>
+
+      <section aria-labelledby="account" className={card}>
+        <h2 id="account" className="text-lg font-semibold">
+          Account
+        </h2>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <TextField label="Username" value={user.username} readOnly />
+          <TextField label="Email" value={user.email} readOnly />
+        </div>
+      </section>
+
+      <SubscriptionErrorBoundary variant="minimal">
+        <SubscriptionCard />
+      </SubscriptionErrorBoundary>
+
+      <section aria-labelledby="usage" className={card}>
+        <h2 id="usage" className="text-lg font-semibold">
+          Usage Statistics
+        </h2>
+        <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3">
+          <Stat label="Total Links" value={d?.totalLinks ?? 0} />
+          <Stat label="Categories" value={d?.categories ?? 0} />
+          <Stat label="Read Later" value={d?.readLater ?? 0} />
+          <Stat label="Avg Links/Day" value={avgPerDay} />
+          <Stat label="Top Category" value={d?.topCategory ?? 'N/A'} />
+        </dl>
+        <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">Average over the last 30 days.</p>
+      </section>
+
+      <section aria-labelledby="extensions" className={card}>
+        <h2 id="extensions" className="text-lg font-semibold">
+          Browser Extensions
+        </h2>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          Save any page with Ctrl+Shift+H. The extensions for Chrome, Edge and Firefox are not yet published in the
+          stores.
+        </p>
+        <div className="mt-4 flex flex-wrap gap-2">
+          <Button variant="secondary" disabled>
+            <Puzzle className="size-4" aria-hidden /> Chrome &amp; Edge (coming soon)
+          </Button>
+          <Button variant="secondary" disabled>
+            Firefox (coming soon)
+          </Button>
+        </div>
+      </section>
+
+      <section aria-labelledby="security" className={card}>
+        <h2 id="security" className="text-lg font-semibold">
+          Security &amp; Privacy
+        </h2>
+        <ul className="mt-4 divide-y divide-slate-100 dark:divide-slate-800">
+          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+            <span className="flex items-center gap-2 text-sm font-medium">
+              <KeyRound className="size-4" aria-hidden /> Change Password
+            </span>
+            <Button variant="secondary" size="sm" disabled>
+              Change Password
+            </Button>
+          </li>
+          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+            <span className="flex items-center gap-2 text-sm font-medium">
+              <Shield className="size-4" aria-hidden /> Two-Factor Authentication
+            </span>
+            <Button variant="secondary" size="sm" disabled>
+              Enable
+            </Button>
+          </li>
+          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+            <span className="flex items-center gap-2 text-sm font-medium text-red-600 dark:text-red-400">
+              <Trash2 className="size-4" aria-hidden /> Delete Account
+            </span>
+            <Button variant="danger" size="sm" disabled>
+              Delete Account
+            </Button>
+          </li>
+        </ul>
+        <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+          These settings become available in a coming release.
+        </p>
+      </section>
+    </div>
+  );
+}

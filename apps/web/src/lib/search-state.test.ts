@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parseSearch, searchStatus } from './search-state';
+
+const done = (total: number) => ({ loading: false, error: false, total });
+
+describe('search box input', () => {
+  it('trims, needs two characters and recognises #tag', () => {
+    expect(parseSearch('   ')).toEqual({ kind: 'idle' });
+    expect(parseSearch(' a ')).toEqual({ kind: 'too-short' });
+    expect(parseSearch('  react hooks ')).toEqual({ kind: 'query', query: 'react hooks', tag: null });
+    expect(parseSearch('#recipes')).toEqual({ kind: 'query', query: '#recipes', tag: 'recipes' });
+  });
+});
+
+describe('search status line (spec §2 search states)', () => {
+  it('says nothing without a query and asks for two characters', () => {
+    expect(searchStatus({ kind: 'idle' }, done(0))).toBeNull();
+    expect(searchStatus({ kind: 'too-short' }, done(0))?.text).toBe('Type at least 2 characters to start searching...');
+  });
+
+  it('shows searching, then the count, with the tag for tag searches', () => {
+    const q = parseSearch('react');
+    expect(searchStatus(q, { loading: true, error: false, total: undefined })?.text).toBe(
+      'Searching with intelligent matching...',
+    );
+    expect(searchStatus(q, done(3))?.text).toBe('Found 3 results using smart search');
+    expect(searchStatus(parseSearch('#food'), done(2))?.text).toBe('Found 2 results using smart search for tag: #food');
+  });
+
+  it('says when nothing matched, and when the search failed (in red)', () => {
+    expect(searchStatus(parseSearch('zzz'), done(0))?.text).toBe('No results found with smart search');
+    expect(searchStatus(parseSearch('zzz'), { loading: false, error: true, total: undefined })).toEqual({
+      tone: 'error',
+      text: 'Search failed. Please try again.',
+    });
+  });
+});

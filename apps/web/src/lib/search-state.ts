@@ -1,0 +1,33 @@
+import { Limits, Messages } from '@linkwise/contract';
+
+/** What the search box means: no search, too short, or a (possibly tag) query to send. */
+export type SearchInput =
+  { kind: 'idle' } | { kind: 'too-short' } | { kind: 'query'; query: string; tag: string | null };
+
+export function parseSearch(raw: string): SearchInput {
+  const query = raw.trim();
+  if (!query) return { kind: 'idle' };
+  if (query.length < Limits.searchMinLength) return { kind: 'too-short' };
+  const tag = /^#(\S.*)$/.exec(query)?.[1]?.trim() ?? null;
+  return { kind: 'query', query, tag };
+}
+
+export type SearchStatus = { tone: 'muted' | 'info' | 'success' | 'error'; text: string } | null;
+
+/** The status line next to the search box (spec §2 search states, §8 search failure). */
+export function searchStatus(
+  input: SearchInput,
+  state: { loading: boolean; error: boolean; total: number | undefined },
+): SearchStatus {
+  if (input.kind === 'idle') return null;
+  if (input.kind === 'too-short') return { tone: 'muted', text: Messages.searchTooShort };
+  if (state.loading) return { tone: 'info', text: 'Searching with intelligent matching...' };
+  if (state.error) return { tone: 'error', text: Messages.searchFailed };
+  if (state.total === undefined) return null;
+  if (state.total === 0) return { tone: 'muted', text: 'No results found with smart search' };
+  const tagPart = input.tag ? ` for tag: #${input.tag}` : '';
+  return {
+    tone: 'success',
+    text: `Found ${state.total} ${state.total === 1 ? 'result' : 'results'} using smart search${tagPart}`,
+  };
+}
