@@ -1,0 +1,240 @@
+/**
+ * Search benchmark: GET /api/search for a user with 100,000 links and for a user with 100 links
+ * among 1,000,000 others, on SQLite and PostgreSQL.
+ *
+ *   npm run bench:search                                                  # both engines, full size
+ *   BENCH_ENGINES=sqlite BENCH_SMALL_USERS=100 BENCH_BIG_LINKS=5000 npm run bench:search   # quick
+ *
+ * Seeding reuses the list benchmark's generator (bench/lib/seed.ts); the full-text index is filled
+ * by the migration's triggers as rows arrive. Every link of the measured users gets a 512-dimension
+ * vector. The server runs in this process with an embedder that answers a fixed vector per query
+ * text (no model), so the figures are search time excluding the query embedding, as the target
+ * asks; the model's own time per query is measured separately (BENCH_EMBEDDER=use-lite).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql, type Kysely } from 'kysely';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
+import { migrateToLatest } from '../apps/server/src/db/migrator.js';
+import type { DB } from '../apps/server/src/db/schema.js';
+import type { Embedder } from '../apps/server/src/modules/analysis/embedder.js';
+import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
+import { buildVectors, sizeOf, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
+import { QueryRecorder, runScenario, type LatencyResult, type Scenario } from './lib/latency.js';
+import { createBenchDatabase } from './lib/postgres.js';
+import { mulberry32 } from './lib/random.js';
+import { seed, type BenchUser } from './lib/seed.js';
+import { ms } from './lib/stats.js';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const TMP = path.join(BENCH_DIR, '.tmp');
+const num = (name: string, fallback: number) => {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number`);
+  return Math.round(v);
+};
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim()) as Engine[];
+const SMALL_USERS = num('BENCH_SMALL_USERS', 10_000);
+const BIG_LINKS = num('BENCH_BIG_LINKS', 100_000);
+const SAMPLES = num('BENCH_SAMPLES', 300);
+const WARMUP = num('BENCH_WARMUP', 30);
+const DIMS = 512;
+const MODEL = 'bench-fixed-vectors';
+
+const log = (m: string) => console.error(`[search-bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+/** Deterministic unit vectors: one per text, from a hash of it. No model: embedding time excluded. */
+class FixedEmbedder implements Embedder {
+  readonly modelId = MODEL;
+  readonly dimensions = DIMS;
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return Promise.resolve(
+      texts.map((t) => {
+        let h = 2166136261;
+        for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
+        const next = mulberry32(h >>> 0);
+        return Float32Array.from({ length: DIMS }, () => next() * 2 - 1);
+      }),
+    );
+  }
+}
+
+/** Gives every link of `user` a random vector, in batches. */
+async function embedAll(db: Kysely<DB>, user: BenchUser, seedValue: number): Promise<void> {
+  const next = mulberry32(seedValue);
+  const ids = (await db.selectFrom('links').select('id').where('user_id', '=', user.id).execute()).map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .insertInto('embeddings')
+      .values(
+        ids.slice(i, i + 500).map((id) => ({
+          link_id: id,
+          model: MODEL,
+          dims: DIMS,
+          vector: vectorBytes(Float32Array.from({ length: DIMS }, () => next() * 2 - 1)),
+          created_at: 0,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Queries over the generator's vocabulary: words, phrases, prefixes while typing, typos, tags. */
+const QUERIES = [
+  'kubernetes',
+  'react performance',
+  'postgres indexes',
+  'typescript',
+  'error handling',
+  'deploym',
+  'observ',
+  'docker caching',
+  'accessibility guide',
+  'rust',
+  'state management',
+  'landing pages',
+];
+const TYPOS = ['kubernets', 'typscript', 'accesibility', 'obsevability'];
+const TAGS = ['#devops', '#machine learning', '#react', '#security'];
+
+interface Row {
+  engine: Engine;
+  scenario: string;
+  p50: number;
+  p99: number;
+  queries: number;
+  results: string;
+}
+
+async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[] }> {
+  const dir = path.join(TMP, `search-${engine}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const pg = engine === 'postgres' ? await createBenchDatabase() : undefined;
+  const notes: string[] = [];
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'silent',
+      BILLING: 'simulated',
+      SEARCH_VECTOR_CACHE_MB: '1024',
+      ...(pg && { DATABASE_URL: pg.url }),
+    });
+    const open = (onQuery?: QueryRecorder['onQuery']) =>
+      openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 4, onQuery });
+    const seeding = open();
+    await migrateToLatest(seeding);
+    log(`${engine}: seeding ${SMALL_USERS} × 100 links + 1 × ${BIG_LINKS} (full-text index filled by triggers)`);
+    // PostgreSQL: a bulk load indexes each link once at the end instead of once per row and tag.
+    if (engine === 'postgres') {
+      await sql`alter table links disable trigger links_search`.execute(seeding.db);
+      await sql`alter table link_tags disable trigger link_tags_search`.execute(seeding.db);
+    }
+    const seeded = await seed(seeding, {
+      seed: 20261122,
+      smallUsers: SMALL_USERS,
+      linksPerSmallUser: 100,
+      bigLinks: BIG_LINKS,
+      log: (m) => log(`${engine}: ${m}`),
+    });
+    if (engine === 'postgres') {
+      const i0 = performance.now();
+      await sql`select link_search_refresh(id) from links`.execute(seeding.db);
+      await sql`alter table links enable trigger links_search`.execute(seeding.db);
+      await sql`alter table link_tags enable trigger link_tags_search`.execute(seeding.db);
+      notes.push(
+        `postgres: full-text index built in ${((performance.now() - i0) / 1000).toFixed(0)} s after the bulk load`,
+      );
+    }
+    notes.push(`${engine}: seeded ${JSON.stringify(seeded.counts)} in ${seeded.seconds.toFixed(0)} s`);
+    const t0 = performance.now();
+    await embedAll(seeding.db, seeded.big, 1);
+    await embedAll(seeding.db, seeded.smallPro, 2);
+    notes.push(`${engine}: ${BIG_LINKS + 100} vectors stored in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    if (engine === 'postgres') await sql`vacuum (analyze)`.execute(seeding.db);
+    else await sql`pragma wal_checkpoint(TRUNCATE)`.execute(seeding.db);
+    await seeding.close();
+
+    const recorder = new QueryRecorder();
+    const database = open(recorder.onQuery);
+
+    // Vector cache cost: load time and bytes of the 100k user's matrix.
+    const repo = new SearchRepository(database.db, engine);
+    const l0 = performance.now();
+    const loaded = buildVectors(0, MODEL, DIMS, await repo.vectors(seeded.big.id, MODEL));
+    const loadMs = performance.now() - l0;
+    notes.push(
+      `${engine}: vector cache for ${loaded.ids.length} links: ${(sizeOf(loaded) / 1048576).toFixed(1)} MiB, cold load ${loadMs.toFixed(0)} ms`,
+    );
+
+    const app = await buildApp({ config, database, embedder: new FixedEmbedder() });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const rows: Row[] = [];
+    const measure = async (name: string, user: BenchUser, queries: string[]) => {
+      const scenario: Scenario = {
+        name,
+        method: 'GET',
+        path: (i) => `/api/search?query=${encodeURIComponent(queries[Math.abs(i) % queries.length] ?? '')}`,
+        token: user.token,
+        expectStatus: 200,
+        warmup: WARMUP,
+        samples: SAMPLES,
+      };
+      const counts: number[] = [];
+      for (const q of queries) {
+        const res = await fetch(`${baseUrl}/api/search?query=${encodeURIComponent(q)}`, {
+          headers: { authorization: `Bearer ${user.token}` },
+        });
+        counts.push(((await res.json()) as { total: number }).total);
+      }
+      const result: LatencyResult = await runScenario(baseUrl, recorder, scenario);
+      rows.push({
+        engine,
+        scenario: name,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        queries: result.queriesPerRequest,
+        results: `${Math.min(...counts)}–${Math.max(...counts)}`,
+      });
+      log(`${engine}: ${name}: p50 ${ms(result.latency.p50)} ms, p99 ${ms(result.latency.p99)} ms`);
+    };
+    await measure('100k links, Pro (hybrid): words, phrases, prefixes', seeded.big, QUERIES);
+    await measure('100k links, Pro (hybrid): typos', seeded.big, TYPOS);
+    await measure('100k links: #tag', seeded.big, TAGS);
+    await measure('100 links among 1M, Pro (hybrid)', seeded.smallPro, QUERIES);
+    await measure('100 links among 1M, Pro (hybrid): typos', seeded.smallPro, TYPOS);
+    await measure('100 links among 1M, Free over limit (text, cutoff)', seeded.smallFree, QUERIES);
+    await app.close();
+    await database.close();
+    return { rows, notes };
+  } finally {
+    await pg?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const all: Row[] = [];
+const notes: string[] = [];
+for (const engine of ENGINES) {
+  const r = await runEngine(engine);
+  all.push(...r.rows);
+  notes.push(...r.notes);
+}
+const table = [
+  '| engine | scenario | p50 ms | p99 ms | SQL statements | results per query |',
+  '| --- | --- | --- | --- | --- | --- |',
+  ...all.map((r) => `| ${r.engine} | ${r.scenario} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.queries} | ${r.results} |`),
+].join('\n');
+const report = `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`;
+mkdirSync(TMP, { recursive: true });
+writeFileSync(path.join(TMP, 'search-last-run.md'), report);
+console.log(report);
