@@ -49,17 +49,6 @@ async function noHorizontalScroll(page: Page, width: number) {
   assert.ok(scrollWidth <= width, `page is ${scrollWidth} px wide at ${width} px (${pathOf(page)})`);
 }
 
-/** Routes that are not merged yet answer 404; their steps skip with that reason instead of faking. */
-async function routeMissing(baseUrl: string, token: string, method: 'GET' | 'POST', path: string): Promise<boolean> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: method === 'POST' ? JSON.stringify({ url: 'https://example.com/' }) : undefined,
-  });
-  const body = (await res.json().catch(() => ({}))) as { code?: string };
-  return res.status === 404 && body.code === 'NOT_FOUND';
-}
-
 /**
  * Polls an expression in the page. (waitForFunction compiles its string with eval, which the
  * app's Content-Security-Policy rightly forbids; page.evaluate goes through the debugger instead.)
@@ -335,12 +324,8 @@ export function webJourneys(ctx: Context): void {
       await page.getByRole('button', { name: 'Read Later Only' }).waitFor();
     });
 
-    void it('search results, their states and #tag searches', async (t) => {
+    void it('search results, their states and #tag searches', async () => {
       const { page } = w;
-      if (await routeMissing(ctx.baseUrl(), token, 'GET', '/api/search?query=ab')) {
-        t.skip('waits for GET /api/search');
-        return;
-      }
       const box = page.getByRole('searchbox', { name: 'Search links' });
       await box.fill('gardening');
       await page.getByText(/^Found \d+ results? using smart search$/).waitFor();
@@ -483,12 +468,10 @@ export function webJourneys(ctx: Context): void {
   void describe('f. web app, other journeys', () => {
     void it('add with Analyze fills title, description, category and tags from a page on loopback', async (t) => {
       const user = await registerUser(ctx.baseUrl(), 'analyze');
-      if (await routeMissing(ctx.baseUrl(), user.token, 'POST', '/api/links/analyze')) {
-        t.skip('waits for POST /api/links/analyze');
-        return;
-      }
       const corpus = await serveCorpusPage('bbc');
       if (!corpus) {
+        // Without the corpus the step cannot run; under CI that is a failure, not a skip.
+        if (process.env.CI === 'true') assert.fail('the shared page corpus is not on this machine');
         t.skip('the shared page corpus is not on this machine');
         return;
       }
