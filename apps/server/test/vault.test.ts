@@ -1,6 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import {
+  Limits,
   createVault,
   decryptCredential,
   encryptCredential,
@@ -9,6 +12,10 @@ import {
 } from '@linkwise/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, loggerOptions } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrator.js';
 import { engines, failure, raw, startServer, type TestServer } from './harness.js';
 
 const MASTER = 'vault master password 9f3k';
@@ -76,6 +83,41 @@ describe.each(engines())('vault on %s', (engine) => {
     expect(res.status).toBe(400);
   });
 
+  it('limits credentials per link and the size of each ciphertext', async () => {
+    const { api, token, userId } = await server.signUp('vault');
+    const link = await api.createLink({ body: { url: 'https://limits.example/login' } });
+    const place = { userId, linkId: link.id };
+    const many = await Promise.all(
+      Array.from({ length: Limits.credentialsPerLink + 1 }, (_, i) =>
+        encryptCredential(vaultKey, place, { id: `c${i}`, username: `u${i}`, password: `p${i}`, note: '' }),
+      ),
+    );
+    const tooMany = await failure(api.updateLink({ params: { id: link.id }, body: { credentials: many } }));
+    expect([tooMany.status, tooMany.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const atLimit = await api.updateLink({
+      params: { id: link.id },
+      body: { credentials: many.slice(0, Limits.credentialsPerLink) },
+    });
+    expect(atLimit.credentials).toHaveLength(Limits.credentialsPerLink);
+
+    // A note of 12,000 characters still fits; one of 13,000 makes the ciphertext too large.
+    const big = (n: number) =>
+      encryptCredential(vaultKey, place, { id: 'big', username: 'u', password: 'p', note: 'n'.repeat(n) });
+    const fits = await big(12_000);
+    expect(fits.ciphertext.length).toBeLessThanOrEqual(Limits.credentialCiphertextMax);
+    expect((await api.updateLink({ params: { id: link.id }, body: { credentials: [fits] } })).credentials).toEqual([
+      fits,
+    ]);
+    const oversized = await big(13_000);
+    expect(oversized.ciphertext.length).toBeGreaterThan(Limits.credentialCiphertextMax);
+    const refused = await raw(server, 'PUT', `/api/links/${link.id}`, {
+      token,
+      body: JSON.stringify({ credentials: [oversized] }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await api.getLink({ params: { id: link.id } })).credentials).toEqual([fits]);
+  });
+
   it('stores credentials as ciphertext only: not one byte of them in the database', async () => {
     const { api, userId } = await server.signUp('vault');
     await api.putVault({ body: material });
@@ -118,6 +160,69 @@ describe.each(engines())('vault on %s', (engine) => {
     expect((await api.getLink({ params: { id: link.id } })).credentials).toEqual([]);
     expect((await api.listLinks({ query: { hasCredentials: 'true' } })).total).toBe(0);
     expect((await api.listLinks()).total).toBe(1);
+  });
+});
+
+describe('vault secrets and the server log', () => {
+  it('logs no credential, ciphertext or key material, even at trace level and on refused requests', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-vault-log-'));
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'trace', JOBS_ENABLED: 'false' });
+    const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 1 });
+    await migrateToLatest(database);
+    const options = loggerOptions('trace');
+    if (typeof options !== 'object') throw new Error('expected logger options');
+    const app = await buildApp({ config, database, logger: { ...options, stream } });
+    try {
+      const { material, vaultKey } = await createVault(MASTER);
+      const send = (method: 'POST' | 'PUT', url: string, token: string | undefined, payload: unknown) =>
+        app.inject({
+          method,
+          url,
+          headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          payload: JSON.stringify(payload),
+        });
+      const registered = await send('POST', '/api/auth/register', undefined, {
+        email: 'logged@example.com',
+        username: 'logged',
+        password: 'correct horse',
+      });
+      const { token, user } = registered.json<{ token: string; user: { id: string } }>();
+      expect((await send('PUT', '/api/vault', token, material)).statusCode).toBe(200);
+      const created = await send('POST', '/api/links', token, { url: 'https://logged.example/' });
+      const linkId = created.json<{ id: string }>().id;
+      const credential = await encryptCredential(vaultKey, { userId: user.id, linkId }, { id: 'c1', ...SECRETS });
+      expect((await send('PUT', `/api/links/${linkId}`, token, { credentials: [credential] })).statusCode).toBe(200);
+      // Refused bodies are where a careless error handler would echo the input back into the log.
+      const plain = await send('PUT', `/api/links/${linkId}`, token, { credentials: [{ id: 'p', ...SECRETS }] });
+      expect(plain.statusCode).toBe(400);
+      const weak = await send('PUT', '/api/vault', token, { ...material, kdf: { ...material.kdf, iterations: 1 } });
+      expect(weak.statusCode).toBe(400);
+
+      const log = lines.join('');
+      expect(log).toContain(`/api/links/${linkId}`);
+      const needles = [
+        SECRETS.username,
+        SECRETS.password,
+        SECRETS.note,
+        MASTER,
+        credential.ciphertext,
+        material.wrappedKey,
+        material.salt,
+        token,
+      ];
+      for (const needle of needles) expect(log.includes(needle), needle).toBe(false);
+    } finally {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { createDecipheriv, pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   VAULT_MIN_ITERATIONS,
@@ -53,6 +54,49 @@ describe('vault crypto: known-answer vectors (WebCrypto)', () => {
     const key = await crypto.subtle.importKey('raw', new Uint8Array(32), 'AES-GCM', false, ['encrypt']);
     const out = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12) }, key, new Uint8Array(16));
     expect(hex(out)).toBe('cea7403d4d606b6e074ec5d3baf39d18' + 'd0d1c8a799996bf0265b98b5d48ab919');
+  });
+
+  it('PBKDF2-HMAC-SHA256 matches RFC 7914 §11 at 80,000 iterations (P="Password", S="NaCl")', async () => {
+    const key = await crypto.subtle.importKey('raw', new TextEncoder().encode('Password'), 'PBKDF2', false, [
+      'deriveBits',
+    ]);
+    const bits = await crypto.subtle.deriveBits(
+      { name: 'PBKDF2', hash: 'SHA-256', salt: new TextEncoder().encode('NaCl'), iterations: 80_000 },
+      key,
+      512,
+    );
+    expect(hex(bits)).toBe(
+      '4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56' +
+        'a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d',
+    );
+  });
+
+  it('AES-256-GCM with additional data matches the GCM specification, test case 16', async () => {
+    const bytes = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
+    const key = await crypto.subtle.importKey(
+      'raw',
+      bytes('feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308'),
+      'AES-GCM',
+      false,
+      ['encrypt', 'decrypt'],
+    );
+    const params = {
+      name: 'AES-GCM',
+      iv: bytes('cafebabefacedbaddecaf888'),
+      additionalData: bytes('feedfacedeadbeeffeedfacedeadbeefabaddad2'),
+    };
+    const plaintext =
+      'd9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72' +
+      '1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39';
+    const out = await crypto.subtle.encrypt(params, key, bytes(plaintext));
+    expect(hex(out)).toBe(
+      '522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa' +
+        '8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662' +
+        '76fc6ece0f4e1768cddf8853bb2d551b',
+    );
+    expect(hex(await crypto.subtle.decrypt(params, key, out))).toBe(plaintext);
+    // The same ciphertext under different additional data does not open.
+    await expect(crypto.subtle.decrypt({ ...params, additionalData: bytes('00') }, key, out)).rejects.toThrow();
   });
 
   it('base64 round-trips every byte value', () => {
@@ -133,5 +177,87 @@ describe('vault crypto: lifecycle', () => {
     expect(await decryptCredential(key, place, encrypted)).toEqual(secret);
     await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
     expect((await vaultError(changeMasterPassword('wrong', 'x', material))).reason).toBe('wrong-password');
+  });
+});
+
+/**
+ * A vault written by version 1 of the format, kept as a fixed vector: any later change that would
+ * leave existing users unable to open their credentials fails here.
+ */
+const GOLDEN = {
+  password: 'golden master password',
+  material: {
+    version: 1,
+    kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000 },
+    salt: 'sZb2XDsrkry06AJbXNRy6Q==',
+    iv: 'WO4E9A93c/PpI354',
+    wrappedKey: 'BfryayU6IqRoQTgy/3MSbOYN7K6YhkI3wdy+ltwExkJ5mcdgTK+OUpWlVKcvX23j',
+  } satisfies VaultKeyMaterial,
+  credential: {
+    id: 'cred-1',
+    iv: '9ZDL88WmDcXFqdMY',
+    ciphertext:
+      'Uvrwva8pU8G7htQFIRJlc/lE+oIgiXYc8yOrrK8fCZhEy8p+lysI0tAWyjW9xhRssmx/YBSy46Axk1OiW33wS+Qjv26XFBRWLKU0zT6' +
+      'HcGH5Z6hSZPDRQQEfnOnfGiT2heZk7yqNx/YliQ==',
+    v: 1,
+  },
+};
+
+describe('vault crypto: the stored format (version 1)', () => {
+  it('opens a fixed vault and credential written by version 1', async () => {
+    const key = await unlockVault(GOLDEN.password, GOLDEN.material);
+    expect(await decryptCredential(key, place, GOLDEN.credential)).toEqual(secret);
+  });
+
+  it('is exactly the documented construction: an independent implementation (node:crypto) opens it', () => {
+    const { material, credential } = GOLDEN;
+    const kek = pbkdf2Sync(GOLDEN.password, Buffer.from(material.salt, 'base64'), 600_000, 32, 'sha256');
+    const open = (key: Buffer, iv: string, sealed: Buffer, aad?: string) => {
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+      if (aad !== undefined) decipher.setAAD(Buffer.from(aad));
+      return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+    };
+    const vaultKey = open(kek, material.iv, Buffer.from(material.wrappedKey, 'base64'));
+    expect(vaultKey).toHaveLength(32);
+    const plain = open(
+      vaultKey,
+      credential.iv,
+      Buffer.from(credential.ciphertext, 'base64'),
+      `linkwise-credential:v1:${place.userId}:${place.linkId}:${credential.id}`,
+    );
+    expect(JSON.parse(plain.toString('utf8'))).toEqual({
+      username: secret.username,
+      password: secret.password,
+      note: secret.note,
+    });
+  });
+
+  it('fails to unlock when any part of the key material was changed', async () => {
+    const flip = (b64: string) => {
+      const bytes = fromBase64(b64);
+      bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+      return toBase64(bytes);
+    };
+    const m = GOLDEN.material;
+    for (const changed of [
+      { ...m, wrappedKey: flip(m.wrappedKey) },
+      { ...m, iv: flip(m.iv) },
+      { ...m, salt: flip(m.salt) },
+      { ...m, kdf: { ...m.kdf, iterations: 600_001 } },
+    ]) {
+      expect((await vaultError(unlockVault(GOLDEN.password, changed))).reason).toBe('wrong-password');
+    }
+  });
+
+  it('refuses a credential with a cut-off tag, and formats it does not know', async () => {
+    const key = await unlockVault(GOLDEN.password, GOLDEN.material);
+    const sealed = fromBase64(GOLDEN.credential.ciphertext);
+    const cut = { ...GOLDEN.credential, ciphertext: toBase64(sealed.subarray(0, sealed.length - 1)) };
+    expect((await vaultError(decryptCredential(key, place, cut))).reason).toBe('tampered');
+    const newer = { ...GOLDEN.credential, v: 2 };
+    expect((await vaultError(decryptCredential(key, place, newer))).reason).toBe('unsupported');
+    const newerVault = { ...GOLDEN.material, version: 2 } as unknown as VaultKeyMaterial;
+    expect((await vaultError(unlockVault(GOLDEN.password, newerVault))).reason).toBe('unsupported');
   });
 });
