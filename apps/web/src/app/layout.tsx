@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary';
 import { Navbar } from '../components/navbar';
 import { PageSpinner } from '../components/ui/spinner';
+import { VaultLifecycle } from '../components/vault/vault-lifecycle';
 import { useAuth } from '../lib/auth-store';
 
 /** Every route change scrolls to the top, unless the address carries a section hash. */
@@ -35,6 +36,7 @@ export function MainLayout() {
         Skip to content
       </a>
       <Navbar />
+      <VaultLifecycle />
       <main id="main" className="flex-1">
         <ErrorBoundary>
           <Suspense fallback={<PageSpinner />}>

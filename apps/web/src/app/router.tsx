@@ -9,6 +9,7 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const DashboardPage = lazy(() => import('../features/links/dashboard-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
+const VaultSettingsPage = lazy(() => import('../features/vault/vault-settings-page'));
 const PricingPage = lazy(() => import('../features/subscription/pricing-page'));
 const SuccessPage = lazy(() => import('../features/subscription/success-page'));
 const CancelPage = lazy(() => import('../features/subscription/cancel-page'));
@@ -60,6 +61,7 @@ export const router = createBrowserRouter([
             children: [
               { path: '/dashboard', element: <DashboardPage /> },
               { path: '/profile', element: <ProfilePage /> },
+              { path: '/vault', element: <VaultSettingsPage /> },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

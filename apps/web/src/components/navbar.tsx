@@ -1,7 +1,8 @@
-import { Link2 } from 'lucide-react';
+import { Link2, Lock } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useAuth } from '../lib/auth-store';
+import { useVault } from '../lib/vault';
 import { buttonClass } from './ui/button';
 
 // The dropdown (Radix menu and its positioning) is only needed once someone is signed in.
@@ -18,6 +19,24 @@ export function Logo() {
   );
 }
 
+/** Shown while the credential vault is unlocked: one press locks it again. */
+function LockVaultButton() {
+  const unlocked = useVault((s) => s.status === 'unlocked');
+  const lock = useVault((s) => s.lock);
+  if (!unlocked) return null;
+  return (
+    <button
+      type="button"
+      onClick={lock}
+      title="Lock vault"
+      className="flex items-center gap-1.5 rounded-lg px-2.5 py-2 text-sm font-medium text-amber-700 hover:bg-amber-50 dark:text-amber-300 dark:hover:bg-amber-500/10"
+    >
+      <Lock className="size-4" aria-hidden />
+      <span className="sr-only sm:not-sr-only">Lock vault</span>
+    </button>
+  );
+}
+
 /** The shared navigation bar (spec §2). */
 export function Navbar() {
   const { user, isAuthenticated } = useAuth();
@@ -28,6 +47,7 @@ export function Navbar() {
         <Logo />
         {isAuthenticated && user ? (
           <div className="flex items-center gap-1 sm:gap-2">
+            <LockVaultButton />
             <NavLink
               to="/dashboard"
               className={({ isActive }) =>

@@ -1,4 +1,4 @@
-import { Crown, KeyRound, Puzzle, Shield, Trash2 } from 'lucide-react';
+import { Crown, KeyRound, Lock, Puzzle, Shield, Trash2 } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
@@ -146,6 +146,19 @@ export default function ProfilePage() {
         </h2>
         <ul className="mt-4 divide-y divide-slate-100 dark:divide-slate-800">
           <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+            <span className="flex flex-col text-sm">
+              <span className="flex items-center gap-2 font-medium">
+                <Lock className="size-4" aria-hidden /> Credential Vault
+              </span>
+              <span className="text-xs text-slate-500 dark:text-slate-400">
+                Master password, auto-lock, lock and reset
+              </span>
+            </span>
+            <Link to="/vault" className={buttonClass('secondary', 'sm')}>
+              Vault Settings
+            </Link>
+          </li>
+          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
             <span className="flex items-center gap-2 text-sm font-medium">
               <KeyRound className="size-4" aria-hidden /> Change Password
             </span>
@@ -171,7 +184,7 @@ export default function ProfilePage() {
           </li>
         </ul>
         <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-          These settings become available in a coming release.
+          Change Password, Two-Factor Authentication and Delete Account become available in a coming release.
         </p>
       </section>
     </div>

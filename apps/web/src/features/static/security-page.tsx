@@ -26,11 +26,49 @@ export default function SecurityPage() {
   const { supportEmail } = useAppConfig().data ?? FALLBACK_CONFIG;
   return (
     <InfoPage title="Security & Privacy" intro="How Linkwise protects your links and credentials.">
-      <section className={infoCard}>
-        <h2 className="text-xl font-semibold">Encryption</h2>
+      <section aria-labelledby="vault" className={infoCard}>
+        <h2 id="vault" className="text-xl font-semibold">
+          The credential vault: what is encrypted, where, and how
+        </h2>
         <p className="mt-2">
-          Stored website credentials are encrypted in your browser with a key derived from your master password (100,000
-          iterations) before they reach our servers. We cannot read them.
+          The usernames, passwords and notes of the website credentials you store with your links are encrypted in your
+          browser before they are sent to our servers. We store only the encrypted data, so we cannot read them, and
+          neither can anyone who obtains our database.
+        </p>
+        <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm">
+          <li>
+            <strong>Master password.</strong> It never leaves your browser. PBKDF2 with HMAC-SHA-256, 600,000 iterations
+            (well over the 100,000 minimum we promise) and a random 16-byte salt turns it into a key-encryption key.
+          </li>
+          <li>
+            <strong>Vault key.</strong> A random 256-bit key, generated in your browser, encrypts your credentials. The
+            key-encryption key wraps it with AES-256-GCM. Our servers keep the wrapped key, the salt and the iteration
+            count; without your master password they are useless.
+          </li>
+          <li>
+            <strong>Each credential.</strong> Username, password and note are encrypted together with AES-256-GCM under
+            the vault key, with a fresh random 12-byte IV every time. The encryption is bound to your account, the link
+            and the credential, so a stored credential that is altered or moved to another link fails to open.
+          </li>
+          <li>
+            <strong>In memory only.</strong> The unlocked vault key stays in the open tab&apos;s memory, never in
+            browser storage. The vault locks when you press Lock vault, sign out, reload or close the tab, and after 15
+            minutes without activity (you can change this in Vault Settings). Copied passwords are cleared from the
+            clipboard after 30 seconds where the browser allows it.
+          </li>
+          <li>
+            <strong>Changing the master password</strong> re-wraps the vault key; your credentials are not re-encrypted.
+            Your browser refuses vault data with fewer than 600,000 iterations.
+          </li>
+          <li>
+            <strong>No recovery.</strong> We cannot reset a forgotten master password. Resetting the vault deletes every
+            stored credential; your links stay.
+          </li>
+        </ul>
+        <p className="mt-3 text-sm">
+          <strong>Not in the vault:</strong> link addresses, titles, descriptions, categories, tags and link notes are
+          stored unencrypted on our servers (protected by your account), because they power search and analysis. Keep
+          secrets in credentials, not in link notes.
         </p>
       </section>
       <section className={infoCard}>

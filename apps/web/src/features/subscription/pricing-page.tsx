@@ -31,8 +31,8 @@ export const faq = (limit: number): { q: string; a: string }[] => [
     a: 'Payments are processed by our card payment provider. We never see or store your card number.',
   },
   {
-    q: 'What do I get with Pro?',
-    a: 'Unlimited links, advanced AI categorisation, semantic search, export and backup, priority email support, advanced filtering and sorting, and custom tags and categories.',
+    q: 'Are my saved credentials safe?',
+    a: 'Yes. The username, password and note of each stored credential are encrypted in your browser with AES-256-GCM before they reach our servers, under a key protected by your master password (PBKDF2-SHA-256, 600,000 iterations). We store only encrypted data and never see your master password, so we cannot recover it: if you forget it, your stored credentials are lost. Link addresses, titles, tags and link notes are not encrypted this way.',
   },
 ];
 

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ApiError, Messages, parseTags, UrlSchema } from '@linkwise/contract';
 import { Sparkles } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -8,8 +9,11 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/api';
-import { useAnalyze, useCategories, useCreateLink } from '../api';
+import { api, errorMessage } from '../../../lib/api';
+import { useAuth } from '../../../lib/auth-store';
+import { sealCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';
+import { invalidateLinks, useAnalyze, useCategories, useCreateLink } from '../api';
+import { CredentialFields, useCredentialEditor } from './credential-fields';
 import { LinkFields } from './link-fields';
 
 export const AddLinkFormSchema = z.object({
@@ -33,6 +37,8 @@ const EMPTY: AddLinkForm = {
   isReadLater: false,
 };
 
+const NO_CREDENTIALS: EditableCredential[] = [];
+
 interface Props {
   open: boolean;
   onClose: () => void;
@@ -48,6 +54,9 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
   const categories = useCategories();
   const create = useCreateLink();
   const analyze = useAnalyze();
+  const client = useQueryClient();
+  const userId = useAuth((s) => s.user?.id);
+  const credentials = useCredentialEditor(NO_CREDENTIALS);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const {
     register,
@@ -57,7 +66,7 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
     formState: { errors, isDirty, isSubmitting },
   } = useForm<AddLinkForm>({ resolver: zodResolver(AddLinkFormSchema), defaultValues: EMPTY });
 
-  const requestClose = () => (isDirty ? setConfirmDiscard(true) : onClose());
+  const requestClose = () => (isDirty || credentials.hasInput ? setConfirmDiscard(true) : onClose());
 
   const runAnalyze = async () => {
     const url = getValues('url').trim();
@@ -85,8 +94,17 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
   };
 
   const onSubmit = async (values: AddLinkForm) => {
+    const items = credentials.commitDraft();
+    if (items === null) return;
+    const key = useVault.getState().key;
+    if (items.length > 0 && (!key || !userId)) {
+      toast.error(VaultText.lockedBeforeSave);
+      useVault.getState().openPrompt();
+      return;
+    }
+    let linkId: string;
     try {
-      await create.mutateAsync({
+      const link = await create.mutateAsync({
         url: values.url,
         title: values.title,
         description: values.description,
@@ -95,7 +113,7 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
         notes: values.notes,
         isReadLater: values.isReadLater,
       });
-      onClose();
+      linkId = link.id;
     } catch (error) {
       if (error instanceof ApiError && error.code === 'LINK_LIMIT_REACHED') {
         onClose();
@@ -103,7 +121,22 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
         return;
       }
       toast.error(errorMessage(error, 'Failed to add link'));
+      return;
     }
+    // The link's id is part of each credential's additional data, so credentials are encrypted
+    // once the server has named the link, and saved with a second call.
+    if (items.length > 0 && key && userId) {
+      try {
+        const sealed = await sealCredentials(key, userId, linkId, items);
+        await api.updateLink({ params: { id: linkId }, body: { credentials: sealed } });
+        await invalidateLinks(client);
+      } catch (error) {
+        toast.error(
+          `The link was added, but its credentials were not saved: ${errorMessage(error, 'please try again')}`,
+        );
+      }
+    }
+    onClose();
   };
 
   return (
@@ -148,6 +181,7 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
             <input type="checkbox" className="size-4 accent-brand-600" {...register('isReadLater')} />
             Mark as Read Later
           </label>
+          <CredentialFields editor={credentials} />
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={requestClose}>
               Cancel

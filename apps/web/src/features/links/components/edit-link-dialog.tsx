@@ -1,13 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Messages, parseTags, type Link } from '@linkwise/contract';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/field';
+import { useAuth } from '../../../lib/auth-store';
+import { openCredentials, sealCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';
 import { useCategories, useUpdateLink } from '../api';
 import { DiscardConfirm } from './add-link-dialog';
+import { CredentialFields, useCredentialEditor } from './credential-fields';
 import { LinkFields } from './link-fields';
 
 export const EditLinkFormSchema = z.object({
@@ -27,6 +31,23 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
   const categories = useCategories();
   const update = useUpdateLink();
   const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const credentials = useCredentialEditor();
+  const key = useVault((s) => s.key);
+  const userId = useAuth((s) => s.user?.id);
+  const { loaded, load } = credentials;
+
+  // Decrypt the stored credentials once the vault is unlocked (now, or later from this dialog).
+  useEffect(() => {
+    if (loaded || !key || !userId) return;
+    let cancelled = false;
+    void openCredentials(key, userId, link.id, link.credentials).then((items) => {
+      if (!cancelled) load(items);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [loaded, load, key, userId, link.id, link.credentials]);
+
   const {
     register,
     handleSubmit,
@@ -42,14 +63,23 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
     },
   });
 
-  const requestClose = () => (isDirty ? setConfirmDiscard(true) : onClose());
+  const changed = isDirty || credentials.changed || credentials.draft !== null;
+  const requestClose = () => (changed ? setConfirmDiscard(true) : onClose());
 
-  const onSubmit = async (values: EditLinkForm) => {
+  const onSubmit = async (values: EditLinkForm, items: EditableCredential[]) => {
+    const body = { ...values, tags: parseTags(values.tags) };
+    let sealed;
+    if (credentials.changed || items !== credentials.items) {
+      const current = useVault.getState().key;
+      if (!current || !userId) {
+        toast.error(VaultText.lockedBeforeSave);
+        useVault.getState().openPrompt();
+        return;
+      }
+      sealed = await sealCredentials(current, userId, link.id, items);
+    }
     try {
-      await update.mutateAsync({
-        id: link.id,
-        body: { ...values, tags: parseTags(values.tags) },
-      });
+      await update.mutateAsync({ id: link.id, body: sealed ? { ...body, credentials: sealed } : body });
       onClose();
     } catch {
       // The mutation's toast already said why; the dialog stays open with the user's edits.
@@ -59,14 +89,23 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
   return (
     <>
       <Dialog open onOpenChange={(o) => !o && requestClose()} onRequestClose={requestClose} title="Edit Link" wide>
-        <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-4">
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const items = credentials.commitDraft();
+            if (items !== null) void handleSubmit((values) => onSubmit(values, items))(e);
+          }}
+          className="space-y-4"
+        >
           <TextField label="URL" value={link.url} readOnly />
           <LinkFields register={register} errors={errors} categories={categories.data ?? []} />
+          <CredentialFields editor={credentials} storedCount={link.credentials.length} />
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={requestClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!isDirty || isSubmitting}>
+            <Button type="submit" disabled={!changed || isSubmitting}>
               {isSubmitting ? 'Saving...' : 'Save Changes'}
             </Button>
           </div>

@@ -2,6 +2,7 @@ import type { Link as LinkItem } from '@linkwise/contract';
 import { BookmarkCheck, BookmarkPlus, Check, Circle, ExternalLink, Loader2, Pencil, Trash2 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { useDeleteLink, useToggleFlag } from '../api';
+import { CredentialList } from './credential-list';
 
 const ConfirmDialog = lazy(() => import('../../../components/ui/dialog').then((m) => ({ default: m.ConfirmDialog })));
 
@@ -79,6 +80,8 @@ export function LinkCard({ link, onEdit }: { link: LinkItem; onEdit: (link: Link
           {more > 0 && <li className="px-1 py-0.5 text-xs text-slate-500 dark:text-slate-400">+{more} more</li>}
         </ul>
       )}
+
+      <CredentialList link={link} />
 
       <div className="min-h-3 flex-1" />
       <div className="flex items-center justify-between border-t border-slate-100 pt-3 dark:border-slate-800">
