@@ -151,14 +151,15 @@ describe('vault crypto: lifecycle', () => {
     flipped[0] = (flipped[0] ?? 0) ^ 1;
     const otherIv = fromBase64(encrypted.iv);
     otherIv[11] = (otherIv[11] ?? 0) ^ 1;
+    // Thunks, so each attempt starts only when awaited (an eager rejection would go unhandled).
     const attempts = [
-      decryptCredential(vaultKey, place, { ...encrypted, ciphertext: toBase64(flipped) }),
-      decryptCredential(vaultKey, place, { ...encrypted, iv: toBase64(otherIv) }),
-      decryptCredential(vaultKey, { ...place, linkId: 'link-2' }, encrypted),
-      decryptCredential(vaultKey, { ...place, userId: 'user-2' }, encrypted),
-      decryptCredential(vaultKey, place, { ...encrypted, id: 'cred-2' }),
+      () => decryptCredential(vaultKey, place, { ...encrypted, ciphertext: toBase64(flipped) }),
+      () => decryptCredential(vaultKey, place, { ...encrypted, iv: toBase64(otherIv) }),
+      () => decryptCredential(vaultKey, { ...place, linkId: 'link-2' }, encrypted),
+      () => decryptCredential(vaultKey, { ...place, userId: 'user-2' }, encrypted),
+      () => decryptCredential(vaultKey, place, { ...encrypted, id: 'cred-2' }),
     ];
-    for (const attempt of attempts) expect((await vaultError(attempt)).reason).toBe('tampered');
+    for (const attempt of attempts) expect((await vaultError(attempt())).reason).toBe('tampered');
   });
 
   it('refuses key material below 600,000 iterations (downgrade) before deriving anything', async () => {

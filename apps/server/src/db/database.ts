@@ -20,6 +20,12 @@ export interface DatabaseOptions {
   poolSize: number;
   /** Called for every executed statement (query counting in tests, slow-query logging). */
   onQuery?: (event: LogEvent) => void;
+  /**
+   * PostgreSQL only: an idle pooled connection failed (server restart, connection terminated by an
+   * administrator). The pool drops that connection and opens a new one on demand; without a
+   * listener the error would crash the process. Default: one line on stderr.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface Database {
@@ -52,6 +58,11 @@ export function openDatabase(options: DatabaseOptions): Database {
       types: pgTypes,
       application_name: 'linkwise',
     });
+    pool.on(
+      'error',
+      options.onConnectionError ??
+        ((error) => console.error(`database: an idle connection failed and was dropped (${error.message})`)),
+    );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     const url = new URL(options.databaseUrl);
     return {
