@@ -21,6 +21,7 @@ import {
   type RunningServer,
   type WatchedPage,
 } from './harness.js';
+import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
 const CI = process.env.CI === 'true';
@@ -120,6 +121,18 @@ void describe('Linkwise in Chromium', () => {
     browser: () => {
       assert.ok(browser, 'Chromium is running');
       return browser;
+    },
+  });
+
+  // g. The credential vault, on this server (SQLite) and on a fresh PostgreSQL database.
+  vaultJourneys({
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
+    },
+    server: () => {
+      assert.ok(server, 'the server is running');
+      return server;
     },
   });
 

@@ -43,7 +43,7 @@ export default function AccountMenu() {
           </span>
         )}
         <span className="sr-only">account menu</span>
-        <ChevronDown className="size-4" aria-hidden />
+        <ChevronDown className="hidden size-4 sm:block" aria-hidden />
       </Menu.Trigger>
       <Menu.Portal>
         <Menu.Content

@@ -51,7 +51,7 @@ export function Navbar() {
             <NavLink
               to="/dashboard"
               className={({ isActive }) =>
-                `rounded-lg px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-50 text-brand-700 dark:bg-brand-600/20 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`
+                `rounded-lg px-2 py-2 text-sm font-medium sm:px-3 ${isActive ? 'bg-brand-50 text-brand-700 dark:bg-brand-600/20 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`
               }
             >
               Dashboard
