@@ -391,7 +391,7 @@ export function vaultJourneys(ctx: Context): void {
       });
     });
 
-    void it('phone width and dark mode: vault settings, the credential form and the unlocked card fit 360 px', async () => {
+    void it('phone width and dark mode: settings, credential form and card fit 360 px; keyboard unlock prompt; reset', async () => {
       const server = ctx.server();
       const user = await registerUser(server.url, 'vault-phone');
       const w = await openPage(ctx.browser(), PHONE);
@@ -448,6 +448,35 @@ export function vaultJourneys(ctx: Context): void {
         await screenshot(page, 'g-phone-dark-unlock');
         await page.keyboard.press('Escape');
         await prompt.waitFor({ state: 'detached' });
+
+        // Reset: only after the word is typed; every credential goes, the link stays.
+        await page.getByRole('button', { name: /account menu/ }).click();
+        await page.getByRole('menuitem', { name: 'Profile Settings' }).click();
+        await page.getByRole('link', { name: 'Vault Settings' }).click();
+        await page.getByRole('button', { name: 'Reset Vault' }).click();
+        const reset = page.getByRole('dialog', { name: 'Reset vault?' });
+        const confirmReset = reset.getByRole('button', { name: 'Delete All Credentials' });
+        assert.equal(await confirmReset.isDisabled(), true);
+        await reset.getByLabel('Type RESET to confirm').fill('reset it');
+        assert.equal(await confirmReset.isDisabled(), true);
+        await reset.getByLabel('Type RESET to confirm').fill('RESET');
+        await noHorizontalScroll(page, PHONE.width);
+        await screenshot(page, 'g-phone-dark-reset');
+        await confirmReset.click();
+        await toast(page, 'Vault reset. All stored credentials were deleted.');
+        await page.getByText('Not set up', { exact: true }).waitFor();
+        const [after] = (await user.client.listLinks()).data;
+        assert.equal(after?.title, 'Phone bank');
+        assert.deepEqual(after?.credentials, []);
+        assert.equal((await user.client.getVault()).data, null);
+        await page.getByRole('link', { name: 'Dashboard' }).click();
+        await card(page, 'Phone bank').waitFor();
+        assert.equal(
+          await card(page, 'Phone bank')
+            .getByText(/saved credential/)
+            .count(),
+          0,
+        );
         assert.deepEqual(w.errors, []);
       } finally {
         await w.close();

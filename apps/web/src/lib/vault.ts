@@ -114,7 +114,7 @@ export const useVault = create<VaultState>()((set, get) => ({
     set({ key, status: 'unlocked' });
   },
 
-  lock: () => set((s) => ({ key: null, status: s.material ? 'locked' : s.status })),
+  lock: () => set((s) => ({ key: null, status: s.status === 'unlocked' ? 'locked' : s.status })),
 
   changePassword: async (current, next) => {
     // Re-wrap what the server holds now, so a change made elsewhere is not silently undone.
