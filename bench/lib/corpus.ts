@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CORPUS_DIR =
+export const CORPUS_DIR: string =
   process.env.CORPUS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/pages');
 
 export interface CorpusPage {
@@ -59,7 +59,7 @@ export function loadCorpus(): CorpusPage[] {
 }
 
 /** Words the evaluation ignores when checking that a query avoids its target's words. */
-const STOP = new Set(
+export const STOP = new Set(
   (
     'a an the of to in on for and or with about how what why is are be from by at as do does i my me your you can ' +
     'that this it its who which when where new way ways best get his her was were not after will up off should s ' +
