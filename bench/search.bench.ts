@@ -4,14 +4,23 @@
  *
  *   npm run bench:search                                                  # both engines, full size
  *   BENCH_ENGINES=sqlite BENCH_SMALL_USERS=100 BENCH_BIG_LINKS=5000 npm run bench:search   # quick
+ *   BENCH_KEEP=1 npm run bench:search     # keeps the seeded data (bench/.tmp/search-sqlite-kept, database
+ *                                         # linkwise_bench_search_kept) and reuses it on the next run with
+ *                                         # BENCH_KEEP=1 and the same sizes; delete them yourself afterwards
  *
  * Seeding reuses the list benchmark's generator (bench/lib/seed.ts); the full-text index is filled
  * by the migration's triggers as rows arrive. Every link of the measured users gets a 512-dimension
  * vector. The server runs in this process with an embedder that answers a fixed vector per query
  * text (no model), so the figures are search time excluding the query embedding, as the target
- * asks; the model's own time per query is measured separately (BENCH_EMBEDDER=use-lite).
+ * asks; the model's own time per query (USE-lite in its worker thread) is measured separately.
+ *
+ * Stored and query vectors share one common direction plus independent noise, so every pair has a
+ * cosine of about 0.36, like related sentence-encoder vectors: every row passes the noise floor and
+ * the top-k, fusion and hydration work is the full amount (independent random vectors would all fall
+ * below the floor and leave that work out).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
@@ -20,14 +29,15 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
-import type { Embedder } from '../apps/server/src/modules/analysis/embedder.js';
+import { WorkerEmbedder, type Embedder } from '../apps/server/src/modules/analysis/embedder.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
-import { buildVectors, sizeOf, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
+import { MIN_COSINE } from '../apps/server/src/modules/search/search.service.js';
+import { buildVectors, normalize, sizeOf, topK, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
 import { QueryRecorder, runScenario, type LatencyResult, type Scenario } from './lib/latency.js';
 import { createBenchDatabase } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
-import { ms } from './lib/stats.js';
+import { ms, percentile } from './lib/stats.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const TMP = path.join(BENCH_DIR, '.tmp');
@@ -41,12 +51,27 @@ const SMALL_USERS = num('BENCH_SMALL_USERS', 10_000);
 const BIG_LINKS = num('BENCH_BIG_LINKS', 100_000);
 const SAMPLES = num('BENCH_SAMPLES', 300);
 const WARMUP = num('BENCH_WARMUP', 30);
+const KEEP = process.env.BENCH_KEEP === '1';
 const DIMS = 512;
 const MODEL = 'bench-fixed-vectors';
 
 const log = (m: string) => console.error(`[search-bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
-/** Deterministic unit vectors: one per text, from a hash of it. No model: embedding time excluded. */
+/** The direction every bench vector shares (see the header). */
+const COMMON = (() => {
+  const next = mulberry32(7);
+  return Float32Array.from({ length: DIMS }, () => next() * 2 - 1);
+})();
+const COMMON_NORM = Math.hypot(...COMMON);
+
+/** 0.6 × the common direction + 0.8 × random noise (both unit length): pairwise cosine ≈ 0.36. */
+function benchVector(next: () => number): Float32Array {
+  const noise = Float32Array.from({ length: DIMS }, () => next() * 2 - 1);
+  const noiseNorm = Math.hypot(...noise);
+  return noise.map((x, d) => (0.6 * COMMON[d]!) / COMMON_NORM + (0.8 * x) / noiseNorm);
+}
+
+/** Deterministic vectors: one per text, from a hash of it. No model: embedding time excluded. */
 class FixedEmbedder implements Embedder {
   readonly modelId = MODEL;
   readonly dimensions = DIMS;
@@ -58,14 +83,13 @@ class FixedEmbedder implements Embedder {
       texts.map((t) => {
         let h = 2166136261;
         for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
-        const next = mulberry32(h >>> 0);
-        return Float32Array.from({ length: DIMS }, () => next() * 2 - 1);
+        return benchVector(mulberry32(h >>> 0));
       }),
     );
   }
 }
 
-/** Gives every link of `user` a random vector, in batches. */
+/** Gives every link of `user` a vector, in batches. */
 async function embedAll(db: Kysely<DB>, user: BenchUser, seedValue: number): Promise<void> {
   const next = mulberry32(seedValue);
   const ids = (await db.selectFrom('links').select('id').where('user_id', '=', user.id).execute()).map((r) => r.id);
@@ -77,11 +101,30 @@ async function embedAll(db: Kysely<DB>, user: BenchUser, seedValue: number): Pro
           link_id: id,
           model: MODEL,
           dims: DIMS,
-          vector: vectorBytes(Float32Array.from({ length: DIMS }, () => next() * 2 - 1)),
+          vector: vectorBytes(benchVector(next)),
           created_at: 0,
         })),
       )
       .execute();
+  }
+}
+
+/** The query embedding alone: USE-lite in its worker thread, warm, one query at a time. */
+async function queryEmbeddingTimes(queries: string[]): Promise<number[]> {
+  const embedder = new WorkerEmbedder();
+  try {
+    for (const q of queries) await embedder.embed([q]);
+    const times: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      for (const q of queries) {
+        const t0 = performance.now();
+        await embedder.embed([q]);
+        times.push(performance.now() - t0);
+      }
+    }
+    return times.sort((a, b) => a - b);
+  } finally {
+    await embedder.close();
   }
 }
 
@@ -110,13 +153,77 @@ interface Row {
   p99: number;
   queries: number;
   results: string;
+  /** p50 of each statement kind, ms. */
+  statements: string;
+  /** 1-minute load average after the scenario (2 cores). */
+  load: number;
+}
+
+interface Seeded {
+  big: BenchUser;
+  smallPro: BenchUser;
+  smallFree: BenchUser;
+  sizes: { smallUsers: number; bigLinks: number };
+}
+
+async function seedEngine(
+  engine: Engine,
+  open: () => ReturnType<typeof openDatabase>,
+  notes: string[],
+  marker: string,
+): Promise<Seeded> {
+  const sizes = { smallUsers: SMALL_USERS, bigLinks: BIG_LINKS };
+  if (KEEP && existsSync(marker)) {
+    const kept = JSON.parse(readFileSync(marker, 'utf8')) as Seeded;
+    if (JSON.stringify(kept.sizes) !== JSON.stringify(sizes)) {
+      throw new Error(`kept ${engine} data has other sizes (${JSON.stringify(kept.sizes)}); delete it first`);
+    }
+    notes.push(`${engine}: reused the data kept by an earlier run (${JSON.stringify(sizes)})`);
+    return kept;
+  }
+  const seeding = open();
+  await migrateToLatest(seeding);
+  log(`${engine}: seeding ${SMALL_USERS} × 100 links + 1 × ${BIG_LINKS} (full-text index filled by triggers)`);
+  // PostgreSQL: a bulk load indexes each link once at the end instead of once per row and tag.
+  if (engine === 'postgres') {
+    await sql`alter table links disable trigger links_search`.execute(seeding.db);
+    await sql`alter table link_tags disable trigger link_tags_search`.execute(seeding.db);
+  }
+  const seeded = await seed(seeding, {
+    seed: 20261122,
+    smallUsers: SMALL_USERS,
+    linksPerSmallUser: 100,
+    bigLinks: BIG_LINKS,
+    log: (m) => log(`${engine}: ${m}`),
+  });
+  if (engine === 'postgres') {
+    const i0 = performance.now();
+    await sql`select link_search_refresh(id) from links`.execute(seeding.db);
+    await sql`alter table links enable trigger links_search`.execute(seeding.db);
+    await sql`alter table link_tags enable trigger link_tags_search`.execute(seeding.db);
+    notes.push(
+      `postgres: full-text index built in ${((performance.now() - i0) / 1000).toFixed(0)} s after the bulk load`,
+    );
+  }
+  notes.push(`${engine}: seeded ${JSON.stringify(seeded.counts)} in ${seeded.seconds.toFixed(0)} s`);
+  const t0 = performance.now();
+  await embedAll(seeding.db, seeded.big, 1);
+  await embedAll(seeding.db, seeded.smallPro, 2);
+  notes.push(`${engine}: ${BIG_LINKS + 100} vectors stored in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  if (engine === 'postgres') await sql`vacuum (analyze)`.execute(seeding.db);
+  else await sql`pragma wal_checkpoint(TRUNCATE)`.execute(seeding.db);
+  await seeding.close();
+  const result = { big: seeded.big, smallPro: seeded.smallPro, smallFree: seeded.smallFree, sizes };
+  if (KEEP) writeFileSync(marker, JSON.stringify(result));
+  return result;
 }
 
 async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[] }> {
-  const dir = path.join(TMP, `search-${engine}-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  const dir = path.join(TMP, KEEP ? `search-${engine}-kept` : `search-${engine}-${process.pid}`);
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const pg = engine === 'postgres' ? await createBenchDatabase() : undefined;
+  const pg =
+    engine === 'postgres' ? await createBenchDatabase(KEEP ? 'linkwise_bench_search_kept' : undefined) : undefined;
   const notes: string[] = [];
   try {
     const config = loadConfig({
@@ -129,38 +236,11 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     });
     const open = (onQuery?: QueryRecorder['onQuery']) =>
       openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 4, onQuery });
-    const seeding = open();
-    await migrateToLatest(seeding);
-    log(`${engine}: seeding ${SMALL_USERS} × 100 links + 1 × ${BIG_LINKS} (full-text index filled by triggers)`);
-    // PostgreSQL: a bulk load indexes each link once at the end instead of once per row and tag.
-    if (engine === 'postgres') {
-      await sql`alter table links disable trigger links_search`.execute(seeding.db);
-      await sql`alter table link_tags disable trigger link_tags_search`.execute(seeding.db);
-    }
-    const seeded = await seed(seeding, {
-      seed: 20261122,
-      smallUsers: SMALL_USERS,
-      linksPerSmallUser: 100,
-      bigLinks: BIG_LINKS,
-      log: (m) => log(`${engine}: ${m}`),
-    });
-    if (engine === 'postgres') {
-      const i0 = performance.now();
-      await sql`select link_search_refresh(id) from links`.execute(seeding.db);
-      await sql`alter table links enable trigger links_search`.execute(seeding.db);
-      await sql`alter table link_tags enable trigger link_tags_search`.execute(seeding.db);
-      notes.push(
-        `postgres: full-text index built in ${((performance.now() - i0) / 1000).toFixed(0)} s after the bulk load`,
-      );
-    }
-    notes.push(`${engine}: seeded ${JSON.stringify(seeded.counts)} in ${seeded.seconds.toFixed(0)} s`);
-    const t0 = performance.now();
-    await embedAll(seeding.db, seeded.big, 1);
-    await embedAll(seeding.db, seeded.smallPro, 2);
-    notes.push(`${engine}: ${BIG_LINKS + 100} vectors stored in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    if (engine === 'postgres') await sql`vacuum (analyze)`.execute(seeding.db);
-    else await sql`pragma wal_checkpoint(TRUNCATE)`.execute(seeding.db);
-    await seeding.close();
+    const marker = path.join(dir, 'seeded.json');
+    if (pg && !pg.existed) rmSync(marker, { force: true });
+    if (pg?.existed && !existsSync(marker)) throw new Error(`database ${pg.name} was left half-seeded: drop it first`);
+    if (!existsSync(marker)) rmSync(path.join(dir, 'data'), { recursive: true, force: true });
+    const seeded = await seedEngine(engine, () => open(), notes, marker);
 
     const recorder = new QueryRecorder();
     const database = open(recorder.onQuery);
@@ -172,6 +252,18 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     const loadMs = performance.now() - l0;
     notes.push(
       `${engine}: vector cache for ${loaded.ids.length} links: ${(sizeOf(loaded) / 1048576).toFixed(1)} MiB, cold load ${loadMs.toFixed(0)} ms`,
+    );
+    // The in-memory part alone: cosine of every row (WebAssembly SIMD) and the top 100.
+    const scan: number[] = [];
+    const probe = await new FixedEmbedder().embed(['probe']);
+    for (let i = 0; i < 60; i++) {
+      const s0 = performance.now();
+      topK(loaded, normalize(Float32Array.from(probe[0]!)), 100, MIN_COSINE);
+      if (i >= 10) scan.push(performance.now() - s0);
+    }
+    scan.sort((a, b) => a - b);
+    notes.push(
+      `${engine}: exact top-100 over ${loaded.ids.length} vectors in memory: p50 ${ms(percentile(scan, 50))} ms, p99 ${ms(percentile(scan, 99))} ms (load ${loadavg()[0]!.toFixed(1)})`,
     );
 
     const app = await buildApp({ config, database, embedder: new FixedEmbedder() });
@@ -204,6 +296,11 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
         p99: result.latency.p99,
         queries: result.queriesPerRequest,
         results: `${Math.min(...counts)}–${Math.max(...counts)}`,
+        statements: result.statements
+          .filter((st) => st.p50 >= 0.05 || st.label === 'text hits')
+          .map((st) => `${st.label} ${ms(st.p50)}${st.perRequest > 1.05 ? ` ×${st.perRequest.toFixed(1)}` : ''}`)
+          .join(' · '),
+        load: loadavg()[0]!,
       });
       log(`${engine}: ${name}: p50 ${ms(result.latency.p50)} ms, p99 ${ms(result.latency.p99)} ms`);
     };
@@ -217,8 +314,10 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     await database.close();
     return { rows, notes };
   } finally {
-    await pg?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    if (!KEEP) {
+      await pg?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -229,10 +328,17 @@ for (const engine of ENGINES) {
   all.push(...r.rows);
   notes.push(...r.notes);
 }
+const embedTimes = await queryEmbeddingTimes([...QUERIES, ...TYPOS]);
+notes.push(
+  `query embedding (USE-lite worker, warm, ${embedTimes.length} calls): p50 ${ms(percentile(embedTimes, 50))} ms, p99 ${ms(percentile(embedTimes, 99))} ms (load ${loadavg()[0]!.toFixed(1)})`,
+);
 const table = [
-  '| engine | scenario | p50 ms | p99 ms | SQL statements | results per query |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...all.map((r) => `| ${r.engine} | ${r.scenario} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.queries} | ${r.results} |`),
+  '| engine | scenario | p50 ms | p99 ms | SQL statements | DB time by statement (p50 ms) | results per query | load (1 min) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...all.map(
+    (r) =>
+      `| ${r.engine} | ${r.scenario} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.queries} | ${r.statements} | ${r.results} | ${r.load.toFixed(1)} |`,
+  ),
 ].join('\n');
 const report = `${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`;
 mkdirSync(TMP, { recursive: true });

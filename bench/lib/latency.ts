@@ -35,6 +35,13 @@ export class QueryRecorder {
 /** A short name for each statement the list and create endpoints run. */
 export function classify(sqlText: string): string {
   const s = sqlText.toLowerCase().replace(/\s+/g, ' ');
+  // Search statements (bench/search.bench.ts).
+  if (s.includes('link_fts_terms')) return 'typo terms';
+  if (s.includes('word_similarity')) return 'fuzzy hits';
+  if (s.includes('set local pg_trgm')) return 'fuzzy setup';
+  if (s.includes('from link_fts') || s.includes('from link_search')) return 'text hits';
+  if (s.includes('"search_version"')) return 'search version';
+  if (s.includes('from "embeddings"')) return 'load vectors';
   if (s.startsWith('update "auth_tokens"')) return 'touch token';
   if (s.includes('from "auth_tokens"')) return 'auth';
   if (s.startsWith('begin') || s.startsWith('commit') || s.startsWith('rollback')) return 'tx';
