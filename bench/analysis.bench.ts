@@ -25,9 +25,10 @@ import { createBenchDatabase } from './lib/postgres.js';
 import { percentile } from './lib/stats.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
-const labels = (
-  JSON.parse(readFileSync(path.join(BENCH_DIR, 'category-labels.json'), 'utf8')) as { labels: Record<string, string> }
-).labels;
+const { labels, heldout } = JSON.parse(readFileSync(path.join(BENCH_DIR, 'category-labels.json'), 'utf8')) as {
+  labels: Record<string, string>;
+  heldout: Record<string, string>;
+};
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite').split(',').map((e) => e.trim()) as Engine[];
 const corpus = loadCorpus();
 if (!corpus) throw new Error('the page corpus is required');
@@ -84,6 +85,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
     latencies.sort((a, b) => a - b);
     const labelled = Object.entries(labels);
     const wrong = labelled.filter(([name, label]) => answers.get(name)?.category !== label);
+    const held = Object.entries(heldout);
+    const heldWrong = held.filter(([name, label]) => answers.get(name)?.category !== label);
+    const loadAfterDialog = loadavg()[0]!;
 
     // (2) Background enrichment of 88 new links while the event loop is watched.
     const owner = await signUp();
@@ -121,12 +125,13 @@ async function runEngine(engine: Engine): Promise<string[]> {
       `| background enrichment of 88 new links (JOB_CONCURRENCY=${config.JOB_CONCURRENCY}) | ${(corpus!.length / bgMinutes).toFixed(0)} pages/min (${(bgMinutes * 60).toFixed(1)} s) |`,
       `| event-loop delay during the background run: p50 / p99 / max | ${(loop.percentile(50) / 1e6).toFixed(1)} / ${(loop.percentile(99) / 1e6).toFixed(1)} / ${(loop.max / 1e6).toFixed(1)} ms |`,
       `| main-thread event-loop utilisation during the background run (busy share) | ${(busy * 100).toFixed(1)} % |`,
-      `| machine load average (1 min) at the end of the run, 2 cores | ${load.toFixed(1)} |`,
+      `| machine load average (1 min) after the add-dialog run / after the background run, 2 cores | ${loadAfterDialog.toFixed(1)} / ${load.toFixed(1)} |`,
       `| RSS: server started / model loaded / peak during background run | ${mb(rssBefore)} / ${mb(rssModel)} / ${mb(peakRss)} |`,
       `| stored titles agreeing with the reference | ${stored.length - titleMisses.length}/${stored.length} (${((1 - titleMisses.length / stored.length) * 100).toFixed(1)} %) |`,
       `| stored descriptions agreeing with the reference | ${stored.length - descriptionMisses.length}/${stored.length} (${((1 - descriptionMisses.length / stored.length) * 100).toFixed(1)} %) |`,
       `| links whose analysis failed | ${failed.length} |`,
-      `| category accuracy on ${labelled.length} hand-labelled pages (offline) | ${labelled.length - wrong.length}/${labelled.length} (${((1 - wrong.length / labelled.length) * 100).toFixed(1)} %) |`,
+      `| category accuracy on ${labelled.length} hand-labelled pages (offline; anchors were revised on these) | ${labelled.length - wrong.length}/${labelled.length} (${((1 - wrong.length / labelled.length) * 100).toFixed(1)} %) |`,
+      `| category accuracy on ${held.length} held-out labelled pages (offline) | ${held.length - heldWrong.length}/${held.length} (${((1 - heldWrong.length / held.length) * 100).toFixed(1)} %) |`,
       '',
       'Title disagreements: ' +
         (titleMisses.map(({ page, link }) => `${page.name} (“${link.title}” vs “${page.expected.title}”)`).join('; ') ||
@@ -136,12 +141,15 @@ async function runEngine(engine: Engine): Promise<string[]> {
         (descriptionMisses
           .map(
             ({ page, link }) =>
-              `${page.name} (“${link.description.slice(0, 60)}” vs “${(page.expected.description ?? '').slice(0, 60)}”)`,
+              `${page.name} (“${link.description.slice(0, 120)}” vs “${(page.expected.description ?? '').slice(0, 120)}”)`,
           )
           .join('; ') || 'none'),
       '',
       'Category misses (label → answer): ' +
         wrong.map(([name, label]) => `${name} ${label} → ${answers.get(name)?.category}`).join('; '),
+      '',
+      'Held-out category misses (label → answer): ' +
+        heldWrong.map(([name, label]) => `${name} ${label} → ${answers.get(name)?.category}`).join('; '),
       '',
     );
   } finally {
