@@ -430,6 +430,25 @@ export function vaultJourneys(ctx: Context): void {
         await noHorizontalScroll(page, PHONE.width);
         await screenshot(page, 'g-phone-dark-card');
 
+        // Locked inside the add dialog: the unlock prompt opens on top, and the dialog below keeps its input.
+        await lockButton(page).click();
+        await page.getByRole('button', { name: 'Add Link', exact: true }).click();
+        await add.getByLabel('URL').fill('https://second-phone-bank.example/');
+        await add.getByRole('button', { name: 'Unlock Vault' }).click();
+        const stacked = page.getByRole('dialog', { name: 'Unlock Your Vault' });
+        await stacked.getByLabel('Master password', { exact: true }).fill('amber meadow falcon river');
+        await stacked.getByRole('button', { name: 'Unlock' }).click();
+        await stacked.waitFor({ state: 'detached' });
+        assert.equal(await add.getByLabel('URL').inputValue(), 'https://second-phone-bank.example/');
+        await add.getByRole('button', { name: 'Add Credential' }).click();
+        await add.getByLabel('Username').fill('second');
+        await page.keyboard.press('Escape');
+        await page
+          .getByRole('alertdialog', { name: 'Discard changes?' })
+          .getByRole('button', { name: 'Discard Changes' })
+          .click();
+        await add.waitFor({ state: 'detached' });
+
         // Keyboard only: the unlock prompt traps focus and Escape closes it.
         await lockButton(page).click();
         await c.getByRole('button', { name: 'Unlock to view' }).focus();
@@ -471,12 +490,10 @@ export function vaultJourneys(ctx: Context): void {
         assert.equal((await user.client.getVault()).data, null);
         await page.getByRole('link', { name: 'Dashboard' }).click();
         await card(page, 'Phone bank').waitFor();
-        assert.equal(
-          await card(page, 'Phone bank')
-            .getByText(/saved credential/)
-            .count(),
-          0,
-        );
+        // The list refetches (it was invalidated by the reset): the credential summary goes away.
+        await card(page, 'Phone bank')
+          .getByText(/saved credential/)
+          .waitFor({ state: 'detached' });
         assert.deepEqual(w.errors, []);
       } finally {
         await w.close();
