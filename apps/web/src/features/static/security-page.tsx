@@ -53,8 +53,8 @@ export default function SecurityPage() {
           <li>
             <strong>In memory only.</strong> The unlocked vault key stays in the open tab&apos;s memory, never in
             browser storage. The vault locks when you press Lock vault, sign out, reload or close the tab, and after 15
-            minutes without activity (you can change this in Vault Settings). Copied usernames and passwords are cleared from the
-            clipboard after 30 seconds where the browser allows it.
+            minutes without activity (you can change this in Vault Settings). Copied usernames and passwords are cleared
+            from the clipboard after 30 seconds where the browser allows it.
           </li>
           <li>
             <strong>Changing the master password</strong> re-wraps the vault key; your credentials are not re-encrypted.
