@@ -39,15 +39,36 @@ describe.each(engines())('vault on %s', (engine) => {
   it('starts empty, stores key material, and gives it back unchanged', async () => {
     const { api } = await server.signUp('vault');
     expect(await api.getVault()).toEqual({ data: null, updatedAt: null });
-    const saved = await api.putVault({ body: material });
+    const saved = await api.putVault({ body: { ...material, replaces: null } });
     expect(saved.data).toEqual(material);
     expect(await api.getVault()).toEqual({ data: material, updatedAt: saved.updatedAt });
+  });
+
+  it('never overwrites a vault silently: creating twice or replacing stale material answers 409', async () => {
+    const { api } = await server.signUp('vault');
+    await api.putVault({ body: { ...material, replaces: null } });
+    // A second device that also thought the vault was new.
+    const other = (await createVault('another master password')).material;
+    const twice = await failure(api.putVault({ body: { ...other, replaces: null } }));
+    expect([twice.status, twice.code]).toEqual([409, 'VAULT_CONFLICT']);
+    expect((await api.getVault()).data).toEqual(material);
+    // A master-password change names the material it re-wraps; a stale one is refused.
+    const stale = await failure(api.putVault({ body: { ...other, replaces: other.wrappedKey } }));
+    expect([stale.status, stale.code]).toEqual([409, 'VAULT_CONFLICT']);
+    const changed = await api.putVault({ body: { ...other, replaces: material.wrappedKey } });
+    expect(changed.data).toEqual(other);
+    expect((await api.getVault()).data).toEqual(other);
+    // After a reset, a change made from an old screen does not bring the vault back.
+    await api.resetVault();
+    const afterReset = await failure(api.putVault({ body: { ...material, replaces: other.wrappedKey } }));
+    expect(afterReset.status).toBe(409);
+    expect((await api.getVault()).data).toBeNull();
   });
 
   it("keeps each user's key material to themselves", async () => {
     const a = await server.signUp('vault');
     const b = await server.signUp('vault');
-    await a.api.putVault({ body: material });
+    await a.api.putVault({ body: { ...material, replaces: null } });
     expect((await b.api.getVault()).data).toBeNull();
   });
 
@@ -62,7 +83,7 @@ describe.each(engines())('vault on %s', (engine) => {
       { ...material, password: MASTER, iv: undefined },
     ];
     for (const body of cases) {
-      const error = await failure(api.putVault({ body: body as VaultKeyMaterial }));
+      const error = await failure(api.putVault({ body: { ...(body as VaultKeyMaterial), replaces: null } }));
       expect(error.status).toBe(400);
       expect(error.code).toBe('VALIDATION_ERROR');
     }
@@ -120,7 +141,7 @@ describe.each(engines())('vault on %s', (engine) => {
 
   it('stores credentials as ciphertext only: not one byte of them in the database', async () => {
     const { api, userId } = await server.signUp('vault');
-    await api.putVault({ body: material });
+    await api.putVault({ body: { ...material, replaces: null } });
     const link = await api.createLink({ body: { url: 'https://bank.example/login' } });
     const place = { userId, linkId: link.id };
     const credentials = [
@@ -147,7 +168,7 @@ describe.each(engines())('vault on %s', (engine) => {
 
   it('resets the vault: key material and every credential gone, links kept', async () => {
     const { api, userId } = await server.signUp('vault');
-    await api.putVault({ body: material });
+    await api.putVault({ body: { ...material, replaces: null } });
     const link = await api.createLink({ body: { url: 'https://reset.example' } });
     const place = { userId, linkId: link.id };
     await api.updateLink({
@@ -194,7 +215,7 @@ describe('vault secrets and the server log', () => {
         password: 'correct horse',
       });
       const { token, user } = registered.json<{ token: string; user: { id: string } }>();
-      expect((await send('PUT', '/api/vault', token, material)).statusCode).toBe(200);
+      expect((await send('PUT', '/api/vault', token, { ...material, replaces: null })).statusCode).toBe(200);
       const created = await send('POST', '/api/links', token, { url: 'https://logged.example/' });
       const linkId = created.json<{ id: string }>().id;
       const credential = await encryptCredential(vaultKey, { userId: user.id, linkId }, { id: 'c1', ...SECRETS });

@@ -22,6 +22,7 @@ export const ErrorCodes = [
   'BLOCKED_ADDRESS',
   'BILLING_DISABLED',
   'INVALID_STATE',
+  'VAULT_CONFLICT',
   'RATE_LIMITED',
   'INTERNAL',
 ] as const;

@@ -1,5 +1,5 @@
 import { defineRoute } from './route.js';
-import { VaultKeyMaterialSchema, VaultResponseSchema } from './vault.js';
+import { VaultPutSchema, VaultResponseSchema } from './vault.js';
 import { IdParamsSchema } from './common.js';
 import { AuthResponseSchema, CaptchaConfigSchema, LoginSchema, MeResponseSchema, RegisterSchema } from './auth.js';
 import {
@@ -240,8 +240,9 @@ export const routes = {
     auth: true,
     status: 200,
     tag: 'vault',
-    summary: 'Store new key material: first set-up, or a master-password change (the same key re-wrapped)',
-    body: VaultKeyMaterialSchema,
+    summary:
+      'Store new key material: first set-up (replaces: null) or a master-password change (the same key re-wrapped; replaces: the current wrappedKey). 409 VAULT_CONFLICT when the vault changed meanwhile',
+    body: VaultPutSchema,
     response: VaultResponseSchema,
   }),
   resetVault: defineRoute({

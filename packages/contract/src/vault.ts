@@ -47,6 +47,19 @@ export const VaultKeyMaterialSchema = z.object({
 });
 export type VaultKeyMaterial = z.infer<typeof VaultKeyMaterialSchema>;
 
+/**
+ * PUT /api/vault: new key material plus the wrapped key it replaces (compare-and-set), so two
+ * devices can never silently overwrite each other's vault: `null` creates the vault and fails if
+ * one exists; a wrapped key replaces that exact material (a master-password change) and fails if
+ * the vault changed or was reset meanwhile.
+ */
+export const VaultPutSchema = VaultKeyMaterialSchema.extend({
+  replaces: base64Of(KEY_BYTES + TAG_BYTES, 'replaces')
+    .nullable()
+    .describe('the wrappedKey being replaced, or null to create the vault'),
+});
+export type VaultPut = z.infer<typeof VaultPutSchema>;
+
 export const VaultResponseSchema = z.object({
   data: VaultKeyMaterialSchema.nullable().describe('null until the user sets a master password'),
   updatedAt: z.string().nullable(),

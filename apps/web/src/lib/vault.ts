@@ -1,4 +1,5 @@
 import {
+  ApiError,
   VaultError,
   changeMasterPassword,
   createVault,
@@ -24,6 +25,7 @@ export const VaultText = {
   acknowledge: 'Please confirm that you understand the master password cannot be recovered',
   sameAsCurrent: 'The new master password must differ from the current one',
   vaultExists: 'This account already has a vault. Unlock it with its master password instead.',
+  vaultChanged: 'The vault was changed on another device. Reload and try again.',
   usernameRequired: 'Username is required',
   passwordRequired: 'Password is required',
   usernameCopied: 'Username copied to clipboard!',
@@ -99,7 +101,16 @@ export const useVault = create<VaultState>()((set, get) => ({
       throw new Error(VaultText.vaultExists);
     }
     const { material, vaultKey } = await createVault(masterPassword);
-    await api.putVault({ body: material });
+    try {
+      await api.putVault({ body: { ...material, replaces: null } });
+    } catch (error) {
+      // Created elsewhere between the check and the write: the server kept that one.
+      if (error instanceof ApiError && error.code === 'VAULT_CONFLICT') {
+        await get().load(true);
+        throw new Error(VaultText.vaultExists);
+      }
+      throw error;
+    }
     set({ material, key: vaultKey, status: 'unlocked' });
   },
 
@@ -121,7 +132,15 @@ export const useVault = create<VaultState>()((set, get) => ({
     const { data } = await api.getVault();
     if (!data) throw new VaultError('unsupported', 'This account has no vault yet.');
     const material = await changeMasterPassword(current, next, data);
-    await api.putVault({ body: material });
+    try {
+      await api.putVault({ body: { ...material, replaces: data.wrappedKey } });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'VAULT_CONFLICT') {
+        await get().load(true);
+        throw new Error(VaultText.vaultChanged);
+      }
+      throw error;
+    }
     set({ material });
   },
 

@@ -30,7 +30,11 @@ export class VaultRepository {
     };
   }
 
-  async save(userId: string, material: VaultKeyMaterial, now: number): Promise<void> {
+  /**
+   * Compare-and-set: creates the vault when `replaces` is null and none exists, or replaces the
+   * material whose wrapped key is `replaces`. False when the stored state is not the expected one.
+   */
+  async save(userId: string, material: VaultKeyMaterial, replaces: string | null, now: number): Promise<boolean> {
     const values = {
       version: material.version,
       kdf_name: material.kdf.name,
@@ -41,11 +45,21 @@ export class VaultRepository {
       wrapped_key: material.wrappedKey,
       updated_at: now,
     };
-    await this.db
-      .insertInto('vaults')
-      .values({ user_id: userId, created_at: now, ...values })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
-      .execute();
+    if (replaces === null) {
+      const created = await this.db
+        .insertInto('vaults')
+        .values({ user_id: userId, created_at: now, ...values })
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .executeTakeFirst();
+      return Number(created.numInsertedOrUpdatedRows ?? 0) === 1;
+    }
+    const updated = await this.db
+      .updateTable('vaults')
+      .set(values)
+      .where('user_id', '=', userId)
+      .where('wrapped_key', '=', replaces)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
   }
 
   /** Deletes the key material and every credential of the user, in one transaction. */

@@ -2,6 +2,7 @@ import { routes } from '@linkwise/contract';
 import type { Clock } from '../../lib/clock.js';
 import { toIso } from '../../lib/clock.js';
 import type { AddRoute } from '../../http/route-adapter.js';
+import { AppError } from '../../errors.js';
 import type { VaultRepository } from './vault.repository.js';
 
 /**
@@ -16,9 +17,17 @@ export function vaultRoutes(add: AddRoute, vaults: VaultRepository, clock: Clock
   add(
     routes.putVault,
     async ({ actor, body }) => {
+      const { replaces, ...material } = body;
       const now = clock.now();
-      await vaults.save(actor.userId, body, now);
-      return { data: body, updatedAt: toIso(now) };
+      if (!(await vaults.save(actor.userId, material, replaces, now))) {
+        throw new AppError(
+          'VAULT_CONFLICT',
+          replaces === null
+            ? 'This account already has a vault. Unlock it with its master password instead.'
+            : 'The vault was changed on another device. Reload and try again.',
+        );
+      }
+      return { data: material, updatedAt: toIso(now) };
     },
     { rateLimitPerMinute: 30, bodyLimit: 4 * 1024 },
   );
