@@ -67,6 +67,20 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
       expect(await titles(api, { query: 'postgr' })).toEqual(['Connection pooling in PostgreSQL']);
     });
 
+    it('finds a half-typed word whose stem differs from its prefix without the typo path', async () => {
+      const { api: typist } = await server.signUp('typist');
+      await seed(server, typist, [{ url: 'https://ops.example/zd', title: 'Zero-downtime deployments' }]);
+      const statements = async (query: string) => {
+        const before = server.queries();
+        const found = await titles(typist, { query });
+        return { found, statements: server.queries() - before };
+      };
+      const whole = await statements('deployments');
+      const typing = await statements('deploym');
+      expect(typing.found).toEqual(['Zero-downtime deployments']);
+      expect(typing.statements).toBe(whole.statements);
+    });
+
     it('tolerates small typos', async () => {
       expect(await titles(api, { query: 'kubernets' })).toEqual(['Kubernetes networking explained']);
       expect(await titles(api, { query: 'recipies' })).toEqual(['Fresh pasta']);

@@ -26,5 +26,6 @@ describe('text query', () => {
     expect(tsQueryText(searchTerms('fresh pa'))).toBe("'fresh' & 'pa':*");
     // A half-typed word also matches shortened, since the stemmer may change its end.
     expect(fts5Match(id, searchTerms('deploym'))).toContain('("deploym"* OR "deploy"* OR "deplo"*)');
+    expect(tsQueryText(searchTerms('zero deploym'))).toBe("'zero' & ('deploym':* | 'deploy':* | 'deplo':*)");
   });
 });

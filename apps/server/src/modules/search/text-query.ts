@@ -58,9 +58,22 @@ export function fts5Match(userId: string, terms: Term[]): string {
   return `owner:${quoted(ownerToken(userId))} AND {title tags url body}:(${parts.join(' AND ')})`;
 }
 
-/** PostgreSQL to_tsquery('english', …) text: every word, the last as a prefix. */
+/**
+ * PostgreSQL to_tsquery('english', …) text: every word, the last as a prefix. Snowball stems a
+ * prefix too, so a half-typed word gets the same shortened forms as on SQLite ("deploym" must find
+ * "deployments", stored as 'deploy'); without them it found nothing and fell through to the much
+ * slower typo path.
+ */
 export function tsQueryText(terms: Term[]): string {
-  return terms.map((t) => `'${t.word}'${t.prefix ? ':*' : ''}`).join(' & ');
+  return terms
+    .map((t) => {
+      if (!t.prefix) return `'${t.word}'`;
+      const forms = [t.word];
+      for (let cut = t.word.length - 1; cut >= Math.max(5, t.word.length - 2); cut--) forms.push(t.word.slice(0, cut));
+      const prefixes = forms.map((f) => `'${f}':*`);
+      return prefixes.length === 1 ? prefixes[0] : `(${prefixes.join(' | ')})`;
+    })
+    .join(' & ');
 }
 
 /**
