@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
+import type { DB, LinkRow } from '../../db/schema.js';
 import type { Cutoff } from '../links/link.repository.js';
 import { fts5Match, ownerToken, tsQueryText, type Term } from './text-query.js';
 import type { StoredVector } from './vector-index.js';
@@ -13,6 +13,15 @@ const BM25_WEIGHTS = sql.raw('0.0, 10.0, 8.0, 2.0, 1.0');
  * 0.6 misses one wrong letter in an 8-letter word ('recipies' ~ 'recipes' is 0.56).
  */
 const TRIGRAM_THRESHOLD = 0.5;
+
+/**
+ * PostgreSQL memory for one text search. A prefix term (the last word) makes GIN collect every
+ * matching row of every user in one bitmap; past `work_mem` (default 4MB) the bitmap turns lossy
+ * and each row of every matching page is re-read and re-checked. Measured on 1.1M links (100k-link
+ * user, "typescript"): 4MB 194–218 ms (26,906 heap pages, 28,756 rows rechecked away), 8MB 113 ms,
+ * 16MB 64 ms, 32MB 60 ms (9,667 pages, no recheck). The bitmap grows only as far as it needs.
+ */
+const SEARCH_WORK_MEM = '32MB';
 
 /** The search index and the vector store. The only place search SQL lives. */
 export class SearchRepository {
@@ -44,14 +53,17 @@ export class SearchRepository {
       return rows.map((r) => r.id);
     }
     const text = tsQueryText(terms);
-    const { rows } = await sql<{ id: string }>`
-      select s.link_id as id from link_search s
-      where s.user_id = ${userId}
-        and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${text}))
-        and numnode(to_tsquery('english', ${text})) > 0 ${visible}
-      order by ts_rank(s.document, to_tsquery('english', ${text})) desc, s.link_id desc
-      limit ${limit}`.execute(this.db);
-    return rows.map((r) => r.id);
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local work_mem = ${sql.lit(SEARCH_WORK_MEM)}`.execute(trx);
+      const { rows } = await sql<{ id: string }>`
+        select s.link_id as id from link_search s
+        where s.user_id = ${userId}
+          and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${text}))
+          and numnode(to_tsquery('english', ${text})) > 0 ${visible}
+        order by ts_rank(s.document, to_tsquery('english', ${text})) desc, s.link_id desc
+        limit ${limit}`.execute(trx);
+      return rows.map((r) => r.id);
+    });
   }
 
   /**
@@ -70,6 +82,7 @@ export class SearchRepository {
     );
     return this.db.transaction().execute(async (trx) => {
       await sql`set local pg_trgm.word_similarity_threshold = ${sql.lit(TRIGRAM_THRESHOLD)}`.execute(trx);
+      await sql`set local work_mem = ${sql.lit(SEARCH_WORK_MEM)}`.execute(trx);
       const { rows } = await sql<{ id: string }>`
         select s.link_id as id from link_search s
         where s.user_id = ${userId} and ${sql.join(each, sql` and `)} ${visible}
@@ -88,6 +101,50 @@ export class SearchRepository {
     );
     const { rows } = await sql<{ term: string }>`${sql.join(ranges, sql` union all `)}`.execute(this.db);
     return rows.map((r) => r.term);
+  }
+
+  /**
+   * `#tag`: the user's viewable links carrying the tag (by normalised key), newest first. Driven
+   * from the tag's rows: walking the user's links newest first and probing each for the tag read
+   * thousands of rows for a tag on 0.4 % of a 100k-link library (19 ms against 2.4 ms, SQLite).
+   */
+  async tagHits(userId: string, key: string, cutoff: Cutoff | null, limit: number): Promise<string[]> {
+    let query = this.db
+      .selectFrom('links')
+      .select('links.id')
+      .where('links.user_id', '=', userId)
+      .where('links.id', 'in', (eb) =>
+        eb
+          .selectFrom('link_tags as lt')
+          .innerJoin('tags as t', 't.id', 'lt.tag_id')
+          .select('lt.link_id')
+          .where('t.user_id', '=', userId)
+          .where('t.name_key', '=', key),
+      );
+    if (cutoff) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
+      );
+    }
+    const rows = await query.orderBy('links.created_at', 'desc').orderBy('links.id', 'desc').limit(limit).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The ranked links still viewable (any order): one primary-key lookup per id. SQLite keeps no
+   * statistics here and chose the user's index instead, reading all 100k entries of a large user
+   * to find 50 rows (16 ms against 0.5 ms); the unary plus keeps `user_id` out of its index choice.
+   */
+  async visibleRows(userId: string, cutoff: Cutoff | null, ids: string[]): Promise<LinkRow[]> {
+    if (ids.length === 0) return [];
+    const owner = this.engine === 'sqlite' ? sql<string>`+links.user_id` : sql<string>`links.user_id`;
+    let query = this.db.selectFrom('links').selectAll('links').where('links.id', 'in', ids).where(owner, '=', userId);
+    if (cutoff) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
+      );
+    }
+    return query.execute();
   }
 
   /** Moves whenever one of the user's vectors changes or a link is deleted (database triggers). */

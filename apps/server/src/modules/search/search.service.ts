@@ -82,7 +82,7 @@ export class SearchService {
     const top = fused.slice(0, query.limit);
     const byId = new Map(top.map((f) => [f.id, f]));
     // Rows are read again with the visibility rule: a link deleted or hidden since the ranking drops out.
-    const rows = await links.findVisible(actor.userId, cutoff, [...byId.keys()]);
+    const rows = await this.deps.search.visibleRows(actor.userId, cutoff, [...byId.keys()]);
     const items: Sortable[] = (await links.hydrate(rows)).map((h) => ({ ...h, fused: byId.get(h.row.id)! }));
     items.sort(compare(query.sortBy, query.sortOrder));
     const data: SearchResult[] = items.map((item) => ({
@@ -94,18 +94,10 @@ export class SearchService {
   }
 
   private async byTag(userId: string, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
-    if (!tagKey(query.query)) return [];
-    const rows = await this.deps.links.page(userId, cutoff, {
-      search: query.query,
-      isRead: undefined,
-      isReadLater: undefined,
-      hasCredentials: undefined,
-      sortBy: 'createdAt',
-      sortOrder: 'desc',
-      page: 1,
-      limit: query.limit,
-    });
-    return rows.map((r) => ({ id: r.id, similarity: 1, inText: true, inVectors: false }));
+    const key = tagKey(query.query);
+    if (!key) return [];
+    const ids = await this.deps.search.tagHits(userId, key, cutoff, query.limit);
+    return ids.map((id) => ({ id, similarity: 1, inText: true, inVectors: false }));
   }
 
   private async byText(actor: Actor, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
