@@ -89,6 +89,21 @@ describe.each(engines())('semantic search on %s (offline model)', (engine) => {
       }
     });
 
+    it('an exact title still wins when its link has no vector yet and a newer link is nearest in meaning', async () => {
+      // The titled link is saved first and not embedded yet (analysis pending); a newer link on the
+      // same topic is the vectors' first answer. Both then have the same fused score.
+      const [pending, neighbour] = await seed(server, api, [
+        { url: 'https://bake.example/starter', title: 'Sourdough starter troubleshooting' },
+        { url: 'https://bake.example/rise', title: 'Why my sourdough loaf will not rise' },
+      ]);
+      await embed(neighbour ? [neighbour] : []);
+      const result = await search(api, { query: 'Sourdough starter troubleshooting' });
+      expect(result.map((l) => [l.id, l.match_type]).slice(0, 2)).toEqual([
+        [pending?.id, 'text'],
+        [neighbour?.id, 'semantic'],
+      ]);
+    });
+
     it('#tag stays an exact tag search', async () => {
       const result = await search(api, { query: '#frontend' });
       expect(result.map((l) => [l.title, l.match_type])).toEqual([['React hooks guide', 'tag']]);

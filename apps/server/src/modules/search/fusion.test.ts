@@ -22,6 +22,11 @@ describe('reciprocal-rank fusion', () => {
     expect(fuse([], [])).toEqual([]);
   });
 
+  it('puts a text hit before a vector hit of the same score', () => {
+    expect(fuse(['t'], ['v']).map((f) => f.id)).toEqual(['t', 'v']);
+    expect(fuse(['t2', 't'], ['v', 'x']).map((f) => f.id)).toEqual(['t2', 'v', 't', 'x']);
+  });
+
   it('weights one ranking over the other', () => {
     const fused = fuse(['t'], ['v'], { text: 2, vectors: 1 });
     expect(fused.map((f) => f.id)).toEqual(['t', 'v']);

@@ -6,7 +6,7 @@ import type { BillingService } from '../billing/billing.service.js';
 import { searchModeFor } from '../billing/entitlements.js';
 import type { Cutoff, HydratedLink, LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
-import { fuse, type Fused } from './fusion.js';
+import { fuse, textFirst, type Fused } from './fusion.js';
 import type { SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from './text-query.js';
 import { closeTerms } from './typo.js';
@@ -50,7 +50,7 @@ function compare(sortBy: SearchQuery['sortBy'], order: 'asc' | 'desc'): (a: Sort
   switch (sortBy) {
     case 'relevance':
     case 'smart':
-      return (a, b) => b.fused.similarity - a.fused.similarity || newest(a.row, b.row);
+      return (a, b) => b.fused.similarity - a.fused.similarity || textFirst(a.fused, b.fused) || newest(a.row, b.row);
     case 'createdAt':
       return (a, b) => dir * (a.row.created_at - b.row.created_at) || dir * -newest(a.row, b.row);
     case 'updatedAt':
