@@ -107,7 +107,7 @@ export class SearchService {
     // The query embedding runs in the model's worker while the text search runs here.
     const queryVector = vectors && vectors.ids.length > 0 ? this.embedQuery(embedder!, query.query) : null;
     const terms = searchTerms(query.query);
-    let text = await search.textHits(actor.userId, terms, cutoff, CANDIDATES);
+    let text = await search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount);
     if (text.length === 0) text = await this.typoHits(actor.userId, terms, cutoff);
     const vector = queryVector && vectors ? this.nearest(vectors, await queryVector, cutoff) : [];
     return fuse(text, vector);

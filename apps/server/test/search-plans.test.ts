@@ -1,0 +1,51 @@
+import type { Link } from '@linkwise/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchRepository } from '../src/modules/search/search.repository.js';
+import { searchTerms } from '../src/modules/search/text-query.js';
+import { engines, seed, startServer, type TestServer } from './harness.js';
+
+/**
+ * Text search picks its plan by the size of the user's library on PostgreSQL (the user's own rows
+ * for small libraries, the GIN index for large ones). Both plans must give the same answer.
+ */
+describe.each(engines())('text search plans on %s', (engine) => {
+  let server: TestServer;
+  let repo: SearchRepository;
+  let userId: string;
+  let links: Link[];
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    repo = new SearchRepository(server.database.db, engine);
+    const owner = await server.signUp('owner');
+    userId = owner.userId;
+    links = await seed(server, owner.api, [
+      { url: 'https://k8s.example/a', title: 'Kubernetes networking explained', tags: ['devops'] },
+      { url: 'https://k8s.example/b', title: 'Deploying to Kubernetes', description: 'Zero-downtime deployments' },
+      { url: 'https://food.example/c', title: 'Fresh pasta', notes: 'kubernetes of the kitchen' },
+      { url: 'https://run.example/d', title: 'Running your first marathon' },
+    ]);
+    // Another user's matching links must stay out of both plans.
+    const other = await server.signUp('other');
+    await seed(server, other.api, [{ url: 'https://k8s.example/x', title: 'Kubernetes at scale' }]);
+  });
+  afterAll(() => server.close());
+
+  it('answers the same ids in the same order for a small and a large library', async () => {
+    for (const query of ['kubernetes', 'kub', 'deploym', 'fresh pa', 'marathons', 'devops', 'nothing here']) {
+      const small = await repo.textHits(userId, searchTerms(query), null, 100, 1);
+      const large = await repo.textHits(userId, searchTerms(query), null, 100, 1_000_000);
+      expect(small, query).toEqual(large);
+    }
+    const found = await repo.textHits(userId, searchTerms('kubernetes'), null, 100, 1);
+    expect(new Set(found)).toEqual(new Set([links[0]?.id, links[1]?.id, links[2]?.id]));
+  });
+
+  it('applies the downgrade cutoff in both plans', async () => {
+    const cutoff = { createdAt: Date.parse(links[1]?.createdAt ?? ''), id: links[1]?.id ?? '' };
+    for (const userLinks of [1, 1_000_000]) {
+      const hits = await repo.textHits(userId, searchTerms('kubernetes'), cutoff, 100, userLinks);
+      expect(new Set(hits), String(userLinks)).toEqual(new Set([links[0]?.id, links[1]?.id]));
+    }
+  });
+});
