@@ -48,4 +48,16 @@ describe.each(engines())('text search plans on %s', (engine) => {
       expect(new Set(hits), String(userLinks)).toEqual(new Set([links[0]?.id, links[1]?.id]));
     }
   });
+
+  // SQLite only: PostgreSQL corrects typos by trigram similarity in one statement.
+  if (engine === 'sqlite') {
+    it('takes spellings for typos from the user’s own words or the index’s term list', async () => {
+      const own = await repo.userTerms(userId, ['k', 'd', 'z']);
+      expect(own).toEqual(expect.arrayContaining(['kubernetes', 'kitchen', 'deploying', 'devops', 'downtime', 'zero']));
+      // Another user's title words are not offered from the user's own words; the index's list has them.
+      const other = (await repo.userTerms(userId, ['s'])).filter((w) => w === 'scale');
+      expect(other).toEqual([]);
+      expect(await repo.indexedTerms(['s'])).toContain('scale');
+    });
+  }
 });

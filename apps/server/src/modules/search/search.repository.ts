@@ -25,7 +25,9 @@ const SEARCH_WORK_MEM = '32MB';
 
 /**
  * Up to this many links, PostgreSQL text search reads the user's own index rows and tests each
- * (~3 µs a row) rather than asking GIN, whose cost follows the whole table (20–100 ms at 1.1M rows).
+ * (~3 µs a row) rather than asking GIN, whose cost follows the whole table (20–100 ms at 1.1M rows),
+ * and SQLite's typo path takes its spellings from the user's own words instead of the index's
+ * global term list.
  */
 export const PER_USER_SCAN_MAX = 5000;
 
@@ -127,7 +129,42 @@ export class SearchRepository {
     });
   }
 
-  /** SQLite's typo path: indexed terms (stems) that start with one of `initials`. */
+  /**
+   * SQLite's typo path for a small library: the words of the user's own titles, tags, category,
+   * URLs, notes and the start of the descriptions (what PostgreSQL's `words` column holds), lower
+   * case, starting with one of `initials`. The index's term list below reads the postings of every
+   * term it returns, across all users: 27–58 ms per typo search on 1.1M links.
+   */
+  async userTerms(userId: string, initials: string[]): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('links as l')
+      .select((eb) => [
+        'l.title',
+        'l.url',
+        'l.category',
+        'l.notes',
+        sql<string>`substr(l.description, 1, 300)`.as('description'),
+        eb
+          .selectFrom('link_tags as lt')
+          .innerJoin('tags as t', 't.id', 'lt.tag_id')
+          .select(sql<string>`group_concat(t.name, ' ')`.as('names'))
+          .whereRef('lt.link_id', '=', 'l.id')
+          .as('tags'),
+      ])
+      .where('l.user_id', '=', userId)
+      .execute();
+    const wanted = new Set(initials);
+    const words = new Set<string>();
+    for (const row of rows) {
+      const text = [row.title, row.url, row.category, row.notes, row.description, row.tags].join(' ');
+      for (const [word] of text.toLocaleLowerCase('en-US').matchAll(/[\p{L}\p{N}]+/gu)) {
+        if (word.length >= 3 && wanted.has(word.slice(0, 1))) words.add(word);
+      }
+    }
+    return [...words];
+  }
+
+  /** SQLite's typo path for a large library: indexed terms (stems) that start with one of `initials`. */
   async indexedTerms(initials: string[]): Promise<string[]> {
     if (this.engine !== 'sqlite' || initials.length === 0) return [];
     const ranges = initials.map(

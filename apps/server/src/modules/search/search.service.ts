@@ -7,7 +7,7 @@ import { searchModeFor } from '../billing/entitlements.js';
 import type { Cutoff, HydratedLink, LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
 import { fuse, textFirst, type Fused } from './fusion.js';
-import type { SearchRepository } from './search.repository.js';
+import { PER_USER_SCAN_MAX, type SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from './text-query.js';
 import { closeTerms } from './typo.js';
 import { buildVectors, normalize, topK, type UserVectors, type VectorCache } from './vector-index.js';
@@ -108,19 +108,24 @@ export class SearchService {
     const queryVector = vectors && vectors.ids.length > 0 ? this.embedQuery(embedder!, query.query) : null;
     const terms = searchTerms(query.query);
     let text = await search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount);
-    if (text.length === 0) text = await this.typoHits(actor.userId, terms, cutoff);
+    if (text.length === 0) text = await this.typoHits(actor, terms, cutoff);
     const vector = queryVector && vectors ? this.nearest(vectors, await queryVector, cutoff) : [];
     return fuse(text, vector);
   }
 
-  /** Retries a search that found nothing with close spellings of its words. */
-  private async typoHits(userId: string, terms: Term[], cutoff: Cutoff | null): Promise<string[]> {
+  /**
+   * Retries a search that found nothing with close spellings of its words. On SQLite the spellings
+   * come from the user's own words for a small library, from the index's term list otherwise.
+   */
+  private async typoHits(actor: Actor, terms: Term[], cutoff: Cutoff | null): Promise<string[]> {
     const { search } = this.deps;
+    const { userId, linkCount } = actor;
     if (terms.length === 0) return [];
     if (search.engine === 'postgres') return search.fuzzyHits(userId, terms, cutoff, CANDIDATES);
     const initials = [...new Set(terms.map((t) => t.word.slice(0, 1)))];
-    const indexed = await search.indexedTerms(initials);
-    const corrected = terms.map((t) => ({ ...t, alternatives: closeTerms(t.word, indexed) }));
+    const known =
+      linkCount <= PER_USER_SCAN_MAX ? await search.userTerms(userId, initials) : await search.indexedTerms(initials);
+    const corrected = terms.map((t) => ({ ...t, alternatives: closeTerms(t.word, known) }));
     if (corrected.every((t) => t.alternatives.length === 0)) return [];
     return search.textHits(userId, corrected, cutoff, CANDIDATES);
   }
