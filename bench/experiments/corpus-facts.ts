@@ -1,0 +1,26 @@
+/** The corpus pages as the analysis job sees them: the server's own extractor over each page. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractFacts, type PageFacts } from '../../apps/server/src/modules/analysis/extractor.js';
+import { CORPUS_DIR, loadCorpus } from '../lib/corpus.js';
+
+export function corpusFacts(): { name: string; facts: PageFacts }[] {
+  return loadCorpus().map((page) => {
+    const expected = JSON.parse(readFileSync(path.join(CORPUS_DIR, page.name, 'expected.json'), 'utf8')) as {
+      sourceUrl: string;
+    };
+    const html = readFileSync(path.join(CORPUS_DIR, page.name, 'input.html'), 'utf8');
+    return { name: page.name, facts: extractFacts(html, expected.sourceUrl) };
+  });
+}
+
+/** Element-wise sum of unit vectors, scaled back to unit length. */
+export function mean(...vectors: Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors[0]?.length ?? 0);
+  for (const v of vectors) v.forEach((x, d) => (out[d] = (out[d] ?? 0) + x));
+  const norm = Math.hypot(...out);
+  return norm > 0 ? out.map((x) => x / norm) : out;
+}
+
+export const words = (text: string, from: number, to: number) =>
+  text.split(/\s+/).filter(Boolean).slice(from, to).join(' ');
