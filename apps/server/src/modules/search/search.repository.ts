@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow } from '../../db/schema.js';
 import type { Cutoff } from '../links/link.repository.js';
-import { fts5Match, ownerToken, tsQueryText, type Term } from './text-query.js';
+import { fts5Match, ownerToken, tagMatches, tsQueryText, type Term } from './text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
 
 /** Column weights for SQLite's bm25: owner token, title, tags, URL, body (description, notes, page text). */
@@ -185,14 +185,7 @@ export class SearchRepository {
       .selectFrom('links')
       .select('links.id')
       .where('links.user_id', '=', userId)
-      .where('links.id', 'in', (eb) =>
-        eb
-          .selectFrom('link_tags as lt')
-          .innerJoin('tags as t', 't.id', 'lt.tag_id')
-          .select('lt.link_id')
-          .where('t.user_id', '=', userId)
-          .where('t.name_key', '=', key),
-      );
+      .where(tagMatches(userId, key));
     if (cutoff) {
       query = query.where((eb) =>
         eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
