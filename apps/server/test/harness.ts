@@ -37,6 +37,8 @@ export interface TestServer {
   clock: TestClock;
   /** Statements executed so far (for query-count assertions). */
   queries: () => number;
+  /** The SQL of the statements executed since `from` (a `queries()` count), for asserting which ran. */
+  statements: (from?: number) => string[];
   /** A typed client, signed in with `token` when given. */
   api: (token?: string) => ApiClient;
   /** Registers a fresh user and returns a client signed in as them. */
@@ -75,11 +77,15 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
     ...env,
   });
   let queryCount = 0;
+  const executed: string[] = [];
   const database = openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
     poolSize: 4,
-    onQuery: () => void queryCount++,
+    onQuery: (event) => {
+      queryCount++;
+      executed.push(event.query.sql);
+    },
   });
   await migrateToLatest(database);
   const clock = new TestClock();
@@ -95,6 +101,7 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
     database,
     clock,
     queries: () => queryCount,
+    statements: (from = 0) => executed.slice(from),
     api,
     async signUp(name = 'user') {
       counter += 1;

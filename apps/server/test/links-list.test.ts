@@ -148,6 +148,27 @@ describe.each(engines())('GET /api/links on %s', (engine) => {
       expect(await titles(api, { search: '#hooks' })).toEqual([]);
     });
 
+    it('#tag is the search route’s tag query: driven from the tag’s rows, the user’s own, with filters and count', async () => {
+      // Another user's identical tag never leaks into this list.
+      const other = await server.signUp('other-tags');
+      await seed(other.api, [{ url: 'https://other.example/jsx', title: 'Someone else’s JSX', tags: ['jsx'] }]);
+      const from = server.queries();
+      const list = await api.listLinks({ query: { search: '#jsx' } });
+      expect([list.data.map((l) => l.title), list.total]).toEqual([['JSX in depth'], 1]);
+      const tagged = server.statements(from).filter((q) => /from "links"/.test(q));
+      expect(tagged.length).toBeGreaterThanOrEqual(2); // the page and its count
+      for (const q of tagged) {
+        expect(q).toContain('links.id in (select lt.link_id from link_tags lt join tags t on t.id = lt.tag_id');
+        expect(q).not.toMatch(/exists/i);
+      }
+      // The same links as the search route's #tag.
+      const searched = await api.search({ query: { query: '#jsx' } });
+      expect(searched.data.map((l) => l.id)).toEqual(list.data.map((l) => l.id));
+      // Combined with the other filters and counted.
+      expect((await api.listLinks({ query: { search: '#jsx', isReadLater: 'true' } })).total).toBe(1);
+      expect((await api.listLinks({ query: { search: '#jsx', isReadLater: 'false' } })).total).toBe(0);
+    });
+
     it('matches words: % and _ are separators, never patterns', async () => {
       expect(await titles(api, { search: '100%' })).toEqual(['Reaching 100% coverage']);
       expect(await titles(api, { search: '%' })).toEqual([]);

@@ -118,6 +118,21 @@ describe.each(engines())('semantic search on %s (offline model)', (engine) => {
       expect(after.map((l) => l.title)).not.toContain('Kitten care basics');
     });
 
+    it('after one more link is analysed, the next search reads only that link’s vector', async () => {
+      await search(api, { query: 'italian noodles recipe' });
+      const [extra] = await seed(server, api, [{ url: 'https://x.example/tea', title: 'Brewing green tea' }]);
+      await embed(extra ? [extra] : []);
+      const from = server.queries();
+      const [first] = await search(api, { query: 'steeping japanese leaves in hot water' });
+      expect([first?.title, first?.match_type]).toEqual(['Brewing green tea', 'semantic']);
+      const ran = server.statements(from);
+      expect(ran.filter((q) => /from "embeddings"/.test(q))).toEqual([]);
+      expect(ran.filter((q) => /from "search_vector_log"/.test(q))).toHaveLength(1);
+      await api.deleteLink({ params: { id: extra?.id ?? '' } });
+      const after = await search(api, { query: 'steeping japanese leaves in hot water' });
+      expect(after.map((l) => l.title)).not.toContain('Brewing green tea');
+    });
+
     it('runs as many statements for a large answer as for a small one', async () => {
       await search(api, { query: 'something to read', limit: 1 });
       const count = async (limit: number) => {

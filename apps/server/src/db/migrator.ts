@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-link-counts.js';
 import * as m0003 from './migrations/0003-vault.js';
 import * as m0004 from './migrations/0004-search.js';
+import * as m0005 from './migrations/0005-vector-log.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -13,6 +14,7 @@ const migrations: Record<string, EngineMigration> = {
   '0002-link-counts': m0002,
   '0003-vault': m0003,
   '0004-search': m0004,
+  '0005-vector-log': m0005,
 };
 
 /** Every migration's name, oldest first. */

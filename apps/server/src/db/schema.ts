@@ -111,6 +111,13 @@ export interface EmbeddingsTable {
   created_at: Millis;
 }
 
+/** Links whose vector changed, one row per move of `users.search_version` (migration 0005). */
+export interface SearchVectorLogTable {
+  user_id: string;
+  seq: number;
+  link_id: string;
+}
+
 export interface JobsTable {
   id: string;
   type: string;
@@ -169,6 +176,7 @@ export interface DB {
   vaults: VaultsTable;
   page_contents: PageContentsTable;
   embeddings: EmbeddingsTable;
+  search_vector_log: SearchVectorLogTable;
   jobs: JobsTable;
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;

@@ -1,9 +1,9 @@
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } from '@linkwise/contract';
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow, NewLink } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
-import { textMatches } from '../search/text-query.js';
+import { tagMatches, textMatches } from '../search/text-query.js';
 
 /** The oldest-first position up to which a downgraded user's links stay viewable. */
 export interface Cutoff {
@@ -221,20 +221,6 @@ export class LinkRepository {
     );
   }
 
-  private tagMatch(
-    eb: ExpressionBuilder<DB, 'links'>,
-    condition: (t: ExpressionBuilder<DB, 'link_tags' | 'tags'>) => ReturnType<ExpressionBuilder<DB, 'tags'>['and']>,
-  ) {
-    return eb.exists(
-      eb
-        .selectFrom('link_tags')
-        .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
-        .select(sql`1`.as('one'))
-        .whereRef('link_tags.link_id', '=', 'links.id')
-        .where(condition),
-    );
-  }
-
   private filtered(q: LinksQuery, userId: string, f: LinkFilters): LinksQuery {
     let out = q;
     if (f.category) out = out.where('links.category', '=', f.category);
@@ -244,8 +230,8 @@ export class LinkRepository {
     const term = f.search?.trim();
     if (term) {
       if (term.startsWith('#')) {
-        const key = tagKey(term);
-        out = out.where((eb) => this.tagMatch(eb, (t) => t.and([t('tags.name_key', '=', key)])));
+        // The condition search's `#tag` uses: driven from the tag's rows.
+        out = out.where(tagMatches(userId, tagKey(term)));
       } else {
         // The full-text matcher the search endpoint uses (stemming, prefix of the last word).
         out = out.where(textMatches(this.engine, userId, term));

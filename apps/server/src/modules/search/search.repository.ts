@@ -2,8 +2,8 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow } from '../../db/schema.js';
 import type { Cutoff } from '../links/link.repository.js';
-import { fts5Match, ownerToken, tsQueryText, type Term } from './text-query.js';
-import type { StoredVector } from './vector-index.js';
+import { fts5Match, ownerToken, tagMatches, tsQueryText, type Term } from './text-query.js';
+import type { StoredVector, VectorChange } from './vector-index.js';
 
 /** Column weights for SQLite's bm25: owner token, title, tags, URL, body (description, notes, page text). */
 const BM25_WEIGHTS = sql.raw('0.0, 10.0, 8.0, 2.0, 1.0');
@@ -185,14 +185,7 @@ export class SearchRepository {
       .selectFrom('links')
       .select('links.id')
       .where('links.user_id', '=', userId)
-      .where('links.id', 'in', (eb) =>
-        eb
-          .selectFrom('link_tags as lt')
-          .innerJoin('tags as t', 't.id', 'lt.tag_id')
-          .select('lt.link_id')
-          .where('t.user_id', '=', userId)
-          .where('t.name_key', '=', key),
-      );
+      .where(tagMatches(userId, key));
     if (cutoff) {
       query = query.where((eb) =>
         eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
@@ -235,5 +228,34 @@ export class SearchRepository {
       .where('e.model', '=', model)
       .execute();
     return rows.map((r) => ({ linkId: r.link_id, createdAt: r.created_at, bytes: r.vector }));
+  }
+
+  /**
+   * The links whose vector changed between two versions of the user (the log rows the triggers
+   * wrote for each move in `(from, to]`), each with its vector of `model` now, or none when it was
+   * removed, its link deleted, or it is of another model. Null when the log lacks some of those
+   * moves (pruned, or written before the log existed): the caller then loads every vector.
+   */
+  async vectorChanges(userId: string, model: string, from: number, to: number): Promise<VectorChange[] | null> {
+    const rows = await this.db
+      .selectFrom('search_vector_log as g')
+      .leftJoin('embeddings as e', (join) => join.onRef('e.link_id', '=', 'g.link_id').on('e.model', '=', model))
+      .leftJoin('links as l', (join) => join.onRef('l.id', '=', 'e.link_id').on('l.user_id', '=', userId))
+      .select(['g.link_id', 'e.vector', 'l.created_at'])
+      .where('g.user_id', '=', userId)
+      .where('g.seq', '>', from)
+      .where('g.seq', '<=', to)
+      .execute();
+    if (rows.length !== to - from) return null;
+    const byLink = new Map<string, VectorChange>();
+    for (const r of rows) {
+      const present = r.created_at !== null && r.vector !== null;
+      byLink.set(r.link_id, {
+        linkId: r.link_id,
+        createdAt: present ? Number(r.created_at) : 0,
+        bytes: present ? r.vector : null,
+      });
+    }
+    return [...byLink.values()];
   }
 }

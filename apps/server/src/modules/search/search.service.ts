@@ -30,6 +30,36 @@ const CANDIDATES = 100;
  */
 export const MIN_COSINE = 0.15;
 
+/**
+ * Up to this many version moves a cached matrix is patched from the changed links; beyond, the user's
+ * vectors are loaded again (one move is one changed link: a tenth of the rows costs about as much
+ * to look up one by one as to read all of them in one scan).
+ */
+export const patchLimit = (rows: number): number => Math.max(16, Math.floor(rows / 10));
+
+/**
+ * Brings a user's matrix to `version`. A cached one (`stale`) that is behind re-reads only the
+ * links whose vector changed since (the version's log) and patches itself in place, unless the
+ * changes are many (`patchLimit`) or the log no longer holds them all; then every vector is read.
+ */
+export async function loadUserVectors(
+  search: SearchRepository,
+  userId: string,
+  model: string,
+  dims: number,
+  version: number,
+  stale: UserVectors | null,
+): Promise<UserVectors> {
+  if (stale && stale.model === model && stale.dims === dims && version - stale.version <= patchLimit(stale.live)) {
+    const changes = await search.vectorChanges(userId, model, stale.version, version);
+    if (changes) {
+      stale.patch(changes, version);
+      return stale;
+    }
+  }
+  return buildVectors(version, model, dims, await search.vectors(userId, model));
+}
+
 const withinCutoff = (cutoff: Cutoff | null, createdAt: number, id: string) =>
   !cutoff || createdAt < cutoff.createdAt || (createdAt === cutoff.createdAt && id <= cutoff.id);
 
@@ -130,13 +160,15 @@ export class SearchService {
     return search.textHits(userId, corrected, cutoff, CANDIDATES);
   }
 
+  /** The user's matrix at the current version (see `loadUserVectors`). */
   private userVectors(userId: string, embedder: Embedder): Promise<UserVectors> {
     const { search, vectors } = this.deps;
+    const { modelId, dimensions } = embedder;
     return search
       .version(userId)
       .then((version) =>
-        vectors.get(userId, version, embedder.modelId, async () =>
-          buildVectors(version, embedder.modelId, embedder.dimensions, await search.vectors(userId, embedder.modelId)),
+        vectors.get(userId, version, modelId, (stale) =>
+          loadUserVectors(search, userId, modelId, dimensions, version, stale),
         ),
       );
   }

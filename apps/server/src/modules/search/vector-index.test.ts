@@ -109,6 +109,72 @@ describe('vector index', () => {
       expect(loads).toBe(4);
     });
 
+    it('hands a load the stale entry of the same model, and runs one load at a time per user', async () => {
+      const cache = new VectorCache(10_000_000);
+      const first = await cache.get('u', 1, 'm', load(1, 4));
+      const seen: (UserVectors | null)[] = [];
+      let running = 0;
+      let overlapped = false;
+      const patching = (stale: UserVectors | null) => {
+        seen.push(stale);
+        overlapped ||= running > 0;
+        running++;
+        return new Promise<UserVectors>((resolve) =>
+          setTimeout(() => {
+            running--;
+            resolve(stale ?? randomVectors(4, 8, 4));
+          }, 10),
+        );
+      };
+      const [a, b] = await Promise.all([cache.get('u', 2, 'm', patching), cache.get('u', 3, 'm', patching)]);
+      expect(overlapped).toBe(false);
+      expect(seen).toEqual([first, first]);
+      expect([a, b]).toEqual([first, first]);
+      // An entry newer than asked for is good (the version only moves forward).
+      expect(await cache.get('u', 2, 'm', patching)).toBe(first);
+      expect(seen).toHaveLength(2);
+      await cache.get('u', 4, 'other', patching);
+      expect(seen[2]).toBe(null);
+    });
+
+    it('patches rows in place: set, add, remove, reuse', () => {
+      const bytes = (v: number[]) => vectorBytes(Float32Array.from(v));
+      const v = buildVectors(1, 'm', 3, [
+        { linkId: 'a', createdAt: 1, bytes: bytes([1, 0, 0]) },
+        { linkId: 'b', createdAt: 2, bytes: bytes([0, 1, 0]) },
+      ]);
+      const best = (q: number[], min = 0.5) => topK(v, Float32Array.from(q), 10, min).map((h) => v.ids[h.index]);
+      v.patch(
+        [
+          { linkId: 'a', createdAt: 1, bytes: bytes([0, 0, 3]) },
+          { linkId: 'c', createdAt: 3, bytes: bytes([0, 1, 0]) },
+          { linkId: 'b', createdAt: 0, bytes: null },
+          { linkId: 'gone', createdAt: 0, bytes: null },
+          { linkId: 'other-model', createdAt: 0, bytes: bytes([1, 0]) },
+        ],
+        2,
+      );
+      expect([v.version, v.live]).toEqual([2, 2]);
+      expect(best([0, 0, 1])).toEqual(['a']);
+      expect(best([0, 1, 0])).toEqual(['c']);
+      expect(best([1, 1, 1], -1).sort()).toEqual(['a', 'c']);
+      expect(v.createdAt[v.ids.indexOf('c')]).toBe(3);
+      // The freed row is taken before the matrix grows; then it grows past its rows.
+      v.patch([{ linkId: 'd', createdAt: 4, bytes: bytes([1, 0, 0]) }], 3);
+      expect(v.ids).toHaveLength(3);
+      const many = Array.from({ length: 100 }, (_, i) => ({
+        linkId: `n${i}`,
+        createdAt: 10 + i,
+        bytes: bytes([1, 1, 0]),
+      }));
+      v.patch(many, 4);
+      expect(v.live).toBe(103);
+      expect(best([1, 0, 0])).toHaveLength(10);
+      expect(topK(v, Float32Array.from([0, 0, 1]), 1, 0.5).map((h) => v.ids[h.index])).toEqual(['a']);
+      expect(v.createdAt[v.ids.indexOf('n99')]).toBe(109);
+      expect(v.createdAt[v.ids.indexOf('d')]).toBe(4);
+    });
+
     it('shares one load between concurrent searches of a user', async () => {
       const cache = new VectorCache(10_000_000);
       let loads = 0;

@@ -4,7 +4,7 @@ import { DOT_WASM } from './wasm/dot.wasm.js';
 /** The part of the WebAssembly API used here (Node's type definitions for v20 do not declare it). */
 interface Wasm {
   Module: new (bytes: Uint8Array) => object;
-  Memory: new (size: { initial: number }) => { buffer: ArrayBuffer };
+  Memory: new (size: { initial: number }) => { buffer: ArrayBuffer; grow: (pages: number) => number };
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
 const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
@@ -15,16 +15,23 @@ const DOT_MODULE = new wasm.Module(Buffer.from(DOT_WASM, 'base64'));
 /**
  * One user's vectors for one model: L2-normalised rows inside a WebAssembly memory of their own
  * (rows padded with zeros to a multiple of 8 floats), the row's link and its creation time.
+ * `patch` brings it up to date in place from the links whose vector changed; a removed row keeps
+ * its place with an empty id (and zeros) until a new vector takes it.
  */
 export interface UserVectors {
   version: number;
   model: string;
   dims: number;
+  /** Each row's link; '' for a removed row. */
   ids: string[];
   /** Each row's link creation time, for the downgrade cutoff without a database round trip. */
   createdAt: Float64Array;
+  /** Rows holding a vector (`ids` minus removed rows). */
+  live: number;
   /** Cosine of `query` (unit length, `dims` long) with every row; the array is reused by the next call. */
   scores: (query: Float32Array) => Float32Array;
+  /** Sets, adds or removes (bytes null, or of another length) the given links' rows, and takes `version`. */
+  patch: (changes: VectorChange[], version: number) => void;
   /** Bytes of the kernel memory holding the rows. */
   bytes: number;
 }
@@ -33,6 +40,13 @@ export interface StoredVector {
   linkId: string;
   createdAt: number;
   bytes: Uint8Array;
+}
+
+/** A link whose vector changed since a cached matrix was built: its vector now, or null when it has none. */
+export interface VectorChange {
+  linkId: string;
+  createdAt: number;
+  bytes: Uint8Array | null;
 }
 
 export interface Hit {
@@ -59,46 +73,101 @@ const PAGE = 65536;
 /**
  * Builds the matrix from stored rows: little-endian float32 bytes (the embeddings table format).
  * Rows of another length are skipped: they belong to a model being replaced. Memory layout: the
- * query (one row), the scores (one float a row), then the rows, each 16-byte aligned.
+ * query (one row), the rows (each 16-byte aligned), then the scores (one float a row). A full build
+ * holds exactly its rows; rows added later grow the memory by a sixteenth at least (the rows stay
+ * in place, the scores move past them).
  */
 export function buildVectors(version: number, model: string, dims: number, rows: StoredVector[]): UserVectors {
   const usable = rows.filter((r) => r.bytes.byteLength === dims * 4);
-  const n = usable.length;
   const stride = Math.ceil(dims / 8) * 8;
-  const scoresAt = stride * 4;
-  const matrixAt = Math.ceil((scoresAt + n * 4) / 16) * 16;
-  const total = matrixAt + n * stride * 4;
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(total / PAGE)) });
+  const matrixAt = stride * 4;
+  let n = usable.length;
+  let capacity = n;
+  const layout = (cap: number) => ({
+    scoresAt: matrixAt + cap * stride * 4,
+    total: matrixAt + cap * stride * 4 + cap * 4,
+  });
+  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(layout(capacity).total / PAGE)) });
   const { exports } = new wasm.Instance(DOT_MODULE, { env: { memory } });
   const kernel = exports.scores as (matrix: number, query: number, rows: number, stride: number, out: number) => void;
-  // The memory never grows, so these views stay valid.
-  const query = new Float32Array(memory.buffer, 0, stride);
-  const scores = new Float32Array(memory.buffer, scoresAt, n);
-  const matrix = new Float32Array(memory.buffer, matrixAt, n * stride);
-  const createdAt = new Float64Array(n);
-  const ids: string[] = new Array<string>(n);
+  // Views over the memory; made again when it grows (growing detaches the old buffer).
+  let query = new Float32Array(memory.buffer, 0, stride);
+  let matrix = new Float32Array(memory.buffer, matrixAt, capacity * stride);
+  const free: number[] = [];
+  let rowOf: Map<string, number> | null = null;
   const vector = new Float32Array(dims);
-  usable.forEach((row, i) => {
+
+  const write = (row: number, bytes: Uint8Array) => {
     // Read through a DataView: driver buffers need not be 4-byte aligned.
-    const view = new DataView(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let d = 0; d < dims; d++) vector[d] = view.getFloat32(d * 4, true);
-    matrix.set(normalize(vector), i * stride);
-    createdAt[i] = row.createdAt;
-    ids[i] = row.linkId;
-  });
-  return {
+    matrix.set(normalize(vector), row * stride);
+  };
+  const grow = (rowsNeeded: number) => {
+    capacity = Math.max(rowsNeeded, capacity + Math.max(64, Math.ceil(capacity / 16)));
+    const pages = Math.ceil(layout(capacity).total / PAGE) - memory.buffer.byteLength / PAGE;
+    if (pages > 0) memory.grow(pages);
+    query = new Float32Array(memory.buffer, 0, stride);
+    matrix = new Float32Array(memory.buffer, matrixAt, capacity * stride);
+    const times = new Float64Array(capacity);
+    times.set(self.createdAt.subarray(0, n));
+    self.createdAt = times;
+    self.bytes = memory.buffer.byteLength;
+  };
+
+  const self: UserVectors = {
     version,
     model,
     dims,
-    ids,
-    createdAt,
+    ids: new Array<string>(n),
+    createdAt: new Float64Array(n),
+    live: n,
     bytes: memory.buffer.byteLength,
     scores: (q) => {
       query.set(q.subarray(0, dims));
+      const { scoresAt } = layout(capacity);
       kernel(matrixAt, 0, n, stride, scoresAt);
-      return scores;
+      return new Float32Array(memory.buffer, scoresAt, n);
+    },
+    patch: (changes, next) => {
+      if (!rowOf) {
+        rowOf = new Map();
+        self.ids.forEach((id, i) => id && rowOf!.set(id, i));
+      }
+      for (const change of changes) {
+        let row = rowOf.get(change.linkId);
+        if (!change.bytes || change.bytes.byteLength !== dims * 4) {
+          if (row === undefined) continue;
+          // Zeros score 0 (below any useful floor); topK skips a removed row whatever its floor.
+          matrix.fill(0, row * stride, (row + 1) * stride);
+          self.ids[row] = '';
+          rowOf.delete(change.linkId);
+          free.push(row);
+          self.live--;
+          continue;
+        }
+        if (row === undefined) {
+          row = free.pop();
+          if (row === undefined) {
+            if (n === capacity) grow(n + 1);
+            row = n++;
+          }
+          rowOf.set(change.linkId, row);
+          self.ids[row] = change.linkId;
+          self.live++;
+        }
+        write(row, change.bytes);
+        self.createdAt[row] = change.createdAt;
+      }
+      self.version = next;
     },
   };
+  usable.forEach((row, i) => {
+    write(i, row.bytes);
+    self.createdAt[i] = row.createdAt;
+    self.ids[i] = row.linkId;
+  });
+  return self;
 }
 
 /** A vector as stored in the embeddings table: little-endian float32 bytes. */
@@ -111,7 +180,7 @@ export function vectorBytes(vector: Float32Array): Uint8Array {
 
 /**
  * Exact top-k by cosine: the kernel scores every row (SIMD), then one pass keeps the best k in a
- * small sorted array. Rows `accept` rejects (links hidden by a downgrade) never enter.
+ * small sorted array. Removed rows and rows `accept` rejects (links hidden by a downgrade) never enter.
  */
 export function topK(
   vectors: UserVectors,
@@ -122,11 +191,12 @@ export function topK(
 ): Hit[] {
   if (vectors.ids.length === 0) return [];
   const scores = vectors.scores(query);
+  const { ids } = vectors;
   const best: Hit[] = [];
   let floor = minScore;
   for (let r = 0; r < scores.length; r++) {
     const score = scores[r]!;
-    if (score < floor || (best.length === k && score === floor) || !accept(r)) continue;
+    if (score < floor || (best.length === k && score === floor) || !ids[r] || !accept(r)) continue;
     let at = best.length;
     while (at > 0 && best[at - 1]!.score < score) at--;
     best.splice(at, 0, { index: r, score });
@@ -139,11 +209,13 @@ export function topK(
 /**
  * Per-user vectors in memory, least recently used dropped first, bounded by bytes. An entry is good
  * while the user's `search_version` (moved by database triggers on every vector change and link
- * deletion, whichever instance or job made it) still matches; otherwise it is loaded again.
+ * deletion, whichever instance or job made it) still matches; otherwise `load` brings it up to date,
+ * given the stale entry of the same model (which it may patch in place) or null.
  */
 export class VectorCache {
-  private readonly entries: LRUCache<string, { version: number; model: string; vectors: UserVectors }>;
-  private readonly loading = new Map<string, Promise<UserVectors>>();
+  private readonly entries: LRUCache<string, Entry>;
+  /** One load at a time per user: a patch must not race another patch of the same matrix. */
+  private readonly loading = new Map<string, Promise<Entry>>();
 
   constructor(maxBytes: number) {
     this.entries = new LRUCache({
@@ -157,24 +229,47 @@ export class VectorCache {
     return this.entries.calculatedSize;
   }
 
-  async get(userId: string, version: number, model: string, load: () => Promise<UserVectors>): Promise<UserVectors> {
-    const cached = this.entries.get(userId);
-    if (cached && cached.version === version && cached.model === model) return cached.vectors;
-    const key = `${userId}\u0000${version}\u0000${model}`;
-    let pending = this.loading.get(key);
-    if (!pending) {
-      // Concurrent searches of one user share one load.
-      pending = load().finally(() => this.loading.delete(key));
-      this.loading.set(key, pending);
+  async get(
+    userId: string,
+    version: number,
+    model: string,
+    load: (stale: UserVectors | null) => Promise<UserVectors>,
+  ): Promise<UserVectors> {
+    // The version only moves forward: an entry at least as new as the one asked for is good.
+    const fresh = (e: Entry | undefined) => !!e && e.model === model && e.version >= version;
+    for (;;) {
+      const cached = this.entries.get(userId);
+      if (cached && fresh(cached)) return cached.vectors;
+      const pending = this.loading.get(userId);
+      if (pending) {
+        // Concurrent searches of one user share one load (an entry over the budget is not kept).
+        const done = await pending.catch(() => undefined);
+        if (done && fresh(done)) return done.vectors;
+        continue;
+      }
+      const stale = cached?.model === model ? cached.vectors : null;
+      const started = load(stale)
+        .then((vectors) => {
+          const entry = { version, model, vectors };
+          // A new entry object: the cache measures it again (a patch may have grown it). An entry
+          // larger than the whole budget is used once and not kept.
+          this.entries.set(userId, entry);
+          return entry;
+        })
+        .finally(() => this.loading.delete(userId));
+      this.loading.set(userId, started);
+      return (await started).vectors;
     }
-    const vectors = await pending;
-    // An entry larger than the whole budget is used once and not kept.
-    this.entries.set(userId, { version, model, vectors });
-    return vectors;
   }
 
   /** Drops a user's entry at once (this instance's own writes). */
   invalidate(userId: string): void {
     this.entries.delete(userId);
   }
+}
+
+interface Entry {
+  version: number;
+  model: string;
+  vectors: UserVectors;
 }
