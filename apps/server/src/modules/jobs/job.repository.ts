@@ -1,9 +1,26 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB, JobsTable } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 
 export type JobRow = Selectable<JobsTable>;
+
+/** A new queued job row; also written by repositories that enqueue inside their own transaction. */
+export function newJobRow(type: string, payload: unknown, now: number, maxAttempts = 5): Insertable<JobsTable> {
+  return {
+    id: newId(),
+    type,
+    payload: JSON.stringify(payload),
+    status: 'queued',
+    max_attempts: maxAttempts,
+    run_at: now,
+    locked_at: null,
+    locked_by: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 /** The durable queue over the `jobs` table: the only place its SQL lives. */
 export class JobRepository {
@@ -19,19 +36,7 @@ export class JobRepository {
 
   /** Inserts jobs in chunks (one statement per 500 jobs). */
   async enqueueMany(type: string, payloads: unknown[], now: number, maxAttempts = 5): Promise<string[]> {
-    const rows = payloads.map((payload) => ({
-      id: newId(),
-      type,
-      payload: JSON.stringify(payload),
-      status: 'queued' as const,
-      max_attempts: maxAttempts,
-      run_at: now,
-      locked_at: null,
-      locked_by: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    }));
+    const rows = payloads.map((payload) => newJobRow(type, payload, now, maxAttempts));
     for (let i = 0; i < rows.length; i += 500) {
       await this.db
         .insertInto('jobs')

@@ -3,6 +3,7 @@ import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } 
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow, NewLink } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { newJobRow } from '../jobs/job.repository.js';
 import { tagMatches, textMatches } from '../search/text-query.js';
 
 /** The oldest-first position up to which a downgraded user's links stay viewable. */
@@ -337,19 +338,7 @@ export class LinkRepository {
   async enqueueJob(type: string, payload: unknown, now: number): Promise<void> {
     await this.db
       .insertInto('jobs')
-      .values({
-        id: newId(),
-        type,
-        payload: JSON.stringify(payload),
-        status: 'queued',
-        max_attempts: 5,
-        run_at: now,
-        locked_at: null,
-        locked_by: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(newJobRow(type, payload, now))
       .execute();
   }
 }
