@@ -1,18 +1,9 @@
 import type { User } from '@linkwise/contract';
 import { describe, expect, it } from 'vitest';
+import { testUser } from '../test/fixtures';
 import { canAddLink, clientLimit } from './limits';
 
-const user = (over: Partial<User> = {}): User => ({
-  id: 'u1',
-  email: 'a@example.com',
-  username: 'alice',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  subscriptionStatus: 'free',
-  subscriptionPlan: null,
-  subscriptionEndDate: null,
-  linkLimit: 30,
-  ...over,
-});
+const user = (over: Partial<User> = {}): User => testUser({ id: 'u1', username: 'alice', ...over });
 
 describe('client limit rule (spec §5)', () => {
   it('allows Free users below the limit and counts what remains, never below zero', () => {

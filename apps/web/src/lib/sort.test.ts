@@ -1,23 +1,10 @@
 import type { SearchResult } from '@linkwise/contract';
 import { describe, expect, it } from 'vitest';
 import { LIST_SORTS, SEARCH_SORTS, searchSortQuery, sortLocally, sortParams } from './sort';
+import { testLink } from '../test/fixtures';
 
 const link = (id: string, over: Partial<SearchResult> = {}): SearchResult => ({
-  id,
-  url: `https://${id}.example/`,
-  title: id,
-  description: '',
-  aiDescription: null,
-  category: null,
-  tags: [],
-  notes: '',
-  isRead: false,
-  isReadLater: false,
-  credentials: [],
-  favicon: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  analysisStatus: 'done',
+  ...testLink({ id, url: `https://${id}.example/`, title: id }),
   similarity: 0.5,
   match_type: 'semantic',
   ...over,

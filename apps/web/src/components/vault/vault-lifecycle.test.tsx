@@ -3,19 +3,11 @@ import { act, render } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../../lib/auth-store';
 import { DEFAULT_AUTO_LOCK_MINUTES, useVault, useVaultPrefs } from '../../lib/vault';
+import { testUser } from '../../test/fixtures';
 import { useIdleLock } from './vault-lifecycle';
 
 let key: VaultKey;
-const user = {
-  id: 'user-1',
-  email: 'ada@example.com',
-  username: 'ada',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  subscriptionStatus: 'free' as const,
-  subscriptionPlan: null,
-  subscriptionEndDate: null,
-  linkLimit: 30,
-};
+const user = testUser();
 
 function IdleLock({ minutes }: { minutes: number }) {
   useIdleLock(minutes);

@@ -5,40 +5,16 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuth } from '../../../lib/auth-store';
 import { useVault } from '../../../lib/vault';
+import { testLink, testUser } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { AddLinkDialog } from './add-link-dialog';
 import { validateCredential } from './credential-fields';
 import { EditLinkDialog } from './edit-link-dialog';
 import { LinkCard } from './link-card';
 
-const user = {
-  id: 'user-1',
-  email: 'ada@example.com',
-  username: 'ada',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  subscriptionStatus: 'free' as const,
-  subscriptionPlan: null,
-  subscriptionEndDate: null,
-  linkLimit: 30,
-};
+const user = testUser();
 const place = { userId: user.id, linkId: 'l1' };
-const base: Link = {
-  id: 'l1',
-  url: 'https://bank.example/login',
-  title: 'Bank',
-  description: '',
-  aiDescription: null,
-  category: null,
-  tags: [],
-  notes: '',
-  isRead: false,
-  isReadLater: false,
-  credentials: [],
-  favicon: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  analysisStatus: 'done',
-};
+const base: Link = testLink({ url: 'https://bank.example/login', title: 'Bank' });
 let key: VaultKey;
 let stored: Link;
 

@@ -3,29 +3,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { testLink } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { AddLinkDialog } from './add-link-dialog';
 import { EditLinkDialog } from './edit-link-dialog';
 import { categorySuggestions } from './link-fields';
 import { visibleTags } from './link-card';
 
-const link: Link = {
-  id: 'l1',
-  url: 'https://example.com/a',
-  title: 'Example',
-  description: '',
-  aiDescription: null,
-  category: 'News',
-  tags: ['one', 'two'],
-  notes: '',
-  isRead: false,
-  isReadLater: false,
-  credentials: [],
-  favicon: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  analysisStatus: 'done',
-};
+const link: Link = testLink({ category: 'News', tags: ['one', 'two'] });
 
 // The category list is cached for 10 minutes; seeding it keeps these tests off the network.
 const seedCategories = (client: QueryClient) => client.setQueryData(['links', 'categories'], ['Gardening', 'news']);
