@@ -34,17 +34,14 @@ async function settled(server: TestServer, token: string, id: string): Promise<L
 describe.skipIf(!corpus).each(engines())('link analysis on %s', (engine) => {
   let server: TestServer;
   let pages: Awaited<ReturnType<typeof serveCorpus>>;
-  let extras: Awaited<ReturnType<typeof serveExtras>>;
 
   beforeAll(async () => {
     pages = await serveCorpus(corpus ?? []);
-    extras = await serveExtras();
     server = await startServer(engine, { FETCH_ALLOW_PRIVATE: 'true', JOBS_ENABLED: 'true', BILLING: 'off' });
   });
   afterAll(async () => {
     await server.close();
     await pages.close();
-    extras.server.close();
   });
 
   it('proposes title, description, category and at most 5 tags for the add dialog', async () => {
@@ -60,28 +57,6 @@ describe.skipIf(!corpus).each(engines())('link analysis on %s', (engine) => {
     expect(typeof data.isReadLater).toBe('boolean');
     const recipe = await api.analyzeLink({ body: { url: pages.url('smitten-kitchen') } });
     expect(recipe.data.category).toBe('Recipes');
-  });
-
-  it('titles non-HTML files from their URL without an error', async () => {
-    const { api } = await server.signUp();
-    const { data } = await api.analyzeLink({ body: { url: `${extras.base}/files/annual-report-2025.pdf` } });
-    expect(data.title).toBe('Annual report 2025 (127.0.0.1)');
-  });
-
-  it('answers 422 FETCH_FAILED with the spec wording when the page cannot be fetched', async () => {
-    const { api } = await server.signUp();
-    const error = await failure(api.analyzeLink({ body: { url: `${extras.base}/missing` } }));
-    expect(error.status).toBe(422);
-    expect(error.code).toBe('FETCH_FAILED');
-    expect(error.message).toBe(Messages.analysisFailed);
-  });
-
-  it('validates the URL with the spec wording', async () => {
-    const { api } = await server.signUp();
-    const error = await failure(api.analyzeLink({ body: { url: '  ' } }));
-    expect(error.status).toBe(400);
-    expect(error.message).toBe(Messages.urlRequiredForAnalysis);
-    expect((await failure(server.api().analyzeLink({ body: { url: pages.url('bbc') } }))).status).toBe(401);
   });
 
   it('prefers the user’s existing tag spelling and categories', async () => {
@@ -158,6 +133,42 @@ describe.skipIf(!corpus).each(engines())('link analysis on %s', (engine) => {
     const other = await server.signUp('other');
     const error = await failure(other.api.reanalyzeLink({ params: { id: a.id } }));
     expect(error.status).toBe(404);
+  });
+});
+
+describe.each(engines())('link analysis without the page corpus on %s', (engine) => {
+  let server: TestServer;
+  let extras: Awaited<ReturnType<typeof serveExtras>>;
+
+  beforeAll(async () => {
+    extras = await serveExtras();
+    server = await startServer(engine, { FETCH_ALLOW_PRIVATE: 'true', JOBS_ENABLED: 'true', BILLING: 'off' });
+  });
+  afterAll(async () => {
+    await server.close();
+    extras.server.close();
+  });
+
+  it('titles non-HTML files from their URL without an error', async () => {
+    const { api } = await server.signUp();
+    const { data } = await api.analyzeLink({ body: { url: `${extras.base}/files/annual-report-2025.pdf` } });
+    expect(data.title).toBe('Annual report 2025 (127.0.0.1)');
+  });
+
+  it('answers 422 FETCH_FAILED with the spec wording when the page cannot be fetched', async () => {
+    const { api } = await server.signUp();
+    const error = await failure(api.analyzeLink({ body: { url: `${extras.base}/missing` } }));
+    expect(error.status).toBe(422);
+    expect(error.code).toBe('FETCH_FAILED');
+    expect(error.message).toBe(Messages.analysisFailed);
+  });
+
+  it('validates the URL with the spec wording', async () => {
+    const { api } = await server.signUp();
+    const error = await failure(api.analyzeLink({ body: { url: '  ' } }));
+    expect(error.status).toBe(400);
+    expect(error.message).toBe(Messages.urlRequiredForAnalysis);
+    expect((await failure(server.api().analyzeLink({ body: { url: `${extras.base}/x` } }))).status).toBe(401);
   });
 });
 
