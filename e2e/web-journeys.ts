@@ -332,7 +332,7 @@ export function webJourneys(ctx: Context): void {
       await card(page, 'Alpha guide to gardening').waitFor();
       await box.fill('#food');
       await box.press('Enter');
-      await page.getByText(/^Found 1 result using smart search for tag: #food$/).waitFor();
+      await page.getByText(/^Found 1 results using smart search for tag: #food$/).waitFor();
       await card(page, 'Beta cooking notes').waitFor();
       await box.fill('qqxxzzvv nothing like this');
       await page.getByText('No results found with smart search').waitFor();

@@ -25,6 +25,7 @@ describe('search status line (spec §2 search states)', () => {
     );
     expect(searchStatus(q, done(3))?.text).toBe('Found 3 results using smart search');
     expect(searchStatus(parseSearch('#food'), done(2))?.text).toBe('Found 2 results using smart search for tag: #food');
+    expect(searchStatus(q, done(1))?.text).toBe('Found 1 results using smart search');
   });
 
   it('says when nothing matched, and when the search failed (in red)', () => {

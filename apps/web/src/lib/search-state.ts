@@ -28,6 +28,6 @@ export function searchStatus(
   const tagPart = input.tag ? ` for tag: #${input.tag}` : '';
   return {
     tone: 'success',
-    text: `Found ${state.total} ${state.total === 1 ? 'result' : 'results'} using smart search${tagPart}`,
+    text: `Found ${state.total} results using smart search${tagPart}`, // the spec's wording, also for 1
   };
 }
