@@ -141,14 +141,20 @@ export class CategoryModel {
         at += phrases.length;
         return { name, own: false, vectors: slice };
       });
-    })();
+    })().catch((error: unknown) => {
+      this.defaults = undefined; // a failed embedding is not an answer: the next call tries again
+      throw error;
+    });
     return this.defaults;
   }
 
   private ownAnchors(name: string): Promise<Float32Array[]> {
     let cached = this.own.get(name);
     if (!cached) {
-      cached = this.embedder.embed([name, `articles about ${name}`]);
+      cached = this.embedder.embed([name, `articles about ${name}`]).catch((error: unknown) => {
+        this.own.delete(name);
+        throw error;
+      });
       if (this.own.size > 10_000) this.own.clear();
       this.own.set(name, cached);
     }

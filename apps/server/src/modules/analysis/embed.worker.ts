@@ -7,6 +7,9 @@ import { serveWorker } from './worker-client.js';
  * event loop would stall every request.
  */
 const model = UseLiteModel.load();
+// A model that failed to load would fail every call: exit instead, so the next call starts a fresh
+// worker (WorkerClient restarts a worker that exited). Callers waiting now get the exit error.
+model.catch(() => process.exit(1));
 serveWorker<string[], Float32Array[]>(
   parentPort,
   async (texts) => (await model).embed(texts),
