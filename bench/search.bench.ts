@@ -29,10 +29,10 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
-import { WorkerEmbedder, type Embedder } from '../apps/server/src/modules/analysis/embedder.js';
+import { normalize, WorkerEmbedder, type Embedder } from '../apps/server/src/modules/analysis/embedder.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { MIN_COSINE } from '../apps/server/src/modules/search/search.service.js';
-import { buildVectors, normalize, sizeOf, topK, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
+import { buildVectors, sizeOf, topK, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
 import { QueryRecorder, runScenario, type LatencyResult, type Scenario } from './lib/latency.js';
 import { createBenchDatabase } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
@@ -83,7 +83,7 @@ class FixedEmbedder implements Embedder {
       texts.map((t) => {
         let h = 2166136261;
         for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
-        return benchVector(mulberry32(h >>> 0));
+        return normalize(benchVector(mulberry32(h >>> 0))); // Embedder returns unit vectors
       }),
     );
   }

@@ -284,7 +284,7 @@ export const SearchQuerySchema = z
   })
   .transform((q) => {
     // Search defaults to relevance; an unknown sort falls back to relevance rather than newest.
-    const known = SortFields.find((f) => f === q.sortBy && f !== 'smart');
+    const known = SortFields.find((f): f is Exclude<SortField, 'smart'> => f === q.sortBy && f !== 'smart');
     return {
       query: q.query,
       limit: q.limit,

@@ -10,7 +10,7 @@ import { fuse, textFirst, type Fused } from './fusion.js';
 import { PER_USER_SCAN_MAX, type SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from './text-query.js';
 import { closeTerms } from './typo.js';
-import { buildVectors, normalize, topK, type UserVectors, type VectorCache } from './vector-index.js';
+import { buildVectors, topK, type UserVectors, type VectorCache } from './vector-index.js';
 
 export interface SearchDeps {
   search: SearchRepository;
@@ -79,7 +79,6 @@ function compare(sortBy: SearchQuery['sortBy'], order: 'asc' | 'desc'): (a: Sort
     };
   switch (sortBy) {
     case 'relevance':
-    case 'smart':
       return (a, b) => b.fused.similarity - a.fused.similarity || textFirst(a.fused, b.fused) || newest(a.row, b.row);
     case 'createdAt':
       return (a, b) => dir * (a.row.created_at - b.row.created_at) || dir * -newest(a.row, b.row);
@@ -177,7 +176,8 @@ export class SearchService {
   private async embedQuery(embedder: Embedder, text: string): Promise<Float32Array | null> {
     try {
       const [vector] = await embedder.embed([text]);
-      return vector && vector.length === embedder.dimensions ? normalize(Float32Array.from(vector)) : null;
+      // Embedder.embed returns unit-length vectors (its contract): used as they come.
+      return vector && vector.length === embedder.dimensions ? vector : null;
     } catch (error) {
       this.deps.warn({ err: error }, 'query embedding failed; answering from text search');
       return null;

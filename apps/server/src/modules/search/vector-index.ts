@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { normalize } from '../analysis/embedder.js';
 import { DOT_WASM } from './wasm/dot.wasm.js';
 
 /** The part of the WebAssembly API used here (Node's type definitions for v20 do not declare it). */
@@ -57,15 +58,6 @@ export interface Hit {
 /** Rough bytes of a cached entry: the matrix memory, the times and the id strings (2 bytes a character). */
 export function sizeOf(v: UserVectors): number {
   return v.bytes + v.createdAt.byteLength + v.ids.length * (36 * 2 + 16) + 64;
-}
-
-/** Scales a vector to length 1 in place (so a dot product is the cosine); a zero vector stays zero. */
-export function normalize(v: Float32Array): Float32Array {
-  let sum = 0;
-  for (let i = 0; i < v.length; i++) sum += (v[i] ?? 0) * (v[i] ?? 0);
-  const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = (v[i] ?? 0) / norm;
-  return v;
 }
 
 const PAGE = 65536;
@@ -260,11 +252,6 @@ export class VectorCache {
       this.loading.set(userId, started);
       return (await started).vectors;
     }
-  }
-
-  /** Drops a user's entry at once (this instance's own writes). */
-  invalidate(userId: string): void {
-    this.entries.delete(userId);
   }
 }
 
