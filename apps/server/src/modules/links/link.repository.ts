@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } from '@linkwise/contract';
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow, NewLink } from '../../db/schema.js';
@@ -215,9 +215,13 @@ export class LinkRepository {
   }
 
   private visible(q: LinksQuery, userId: string, cutoff: Cutoff | null): LinksQuery {
-    const scoped = q.where('links.user_id', '=', userId);
-    if (!cutoff) return scoped;
-    return scoped.where((eb) =>
+    return this.withinCutoff(q.where('links.user_id', '=', userId), cutoff);
+  }
+
+  /** The downgrade rule: only links up to the cutoff (by creation time, then id) are viewable. */
+  private withinCutoff(q: LinksQuery, cutoff: Cutoff | null): LinksQuery {
+    if (!cutoff) return q;
+    return q.where((eb) =>
       eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
     );
   }
@@ -263,10 +267,16 @@ export class LinkRepository {
     }
   }
 
-  /** The user's viewable links among `ids` (search results), in no particular order. */
+  /**
+   * The user's viewable links among `ids` (search results), in no particular order: one
+   * primary-key lookup per id. SQLite keeps no statistics here and chose the user's index instead,
+   * reading all 100k entries of a large user to find 50 rows (16 ms against 0.5 ms); the unary plus
+   * keeps `user_id` out of its index choice.
+   */
   async findVisible(userId: string, cutoff: Cutoff | null, ids: string[]): Promise<LinkRow[]> {
     if (ids.length === 0) return [];
-    return this.visible(this.db.selectFrom('links'), userId, cutoff)
+    const owner = this.engine === 'sqlite' ? sql<string>`+links.user_id` : sql<string>`links.user_id`;
+    return this.withinCutoff(this.db.selectFrom('links').where(owner, '=', userId), cutoff)
       .selectAll('links')
       .where('links.id', 'in', ids)
       .execute();

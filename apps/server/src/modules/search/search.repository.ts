@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import type { DB, LinkRow } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
 import type { Cutoff } from '../links/link.repository.js';
 import { fts5Match, ownerToken, tagMatches, tsQueryText, type Term } from './text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
@@ -193,23 +193,6 @@ export class SearchRepository {
     }
     const rows = await query.orderBy('links.created_at', 'desc').orderBy('links.id', 'desc').limit(limit).execute();
     return rows.map((r) => r.id);
-  }
-
-  /**
-   * The ranked links still viewable (any order): one primary-key lookup per id. SQLite keeps no
-   * statistics here and chose the user's index instead, reading all 100k entries of a large user
-   * to find 50 rows (16 ms against 0.5 ms); the unary plus keeps `user_id` out of its index choice.
-   */
-  async visibleRows(userId: string, cutoff: Cutoff | null, ids: string[]): Promise<LinkRow[]> {
-    if (ids.length === 0) return [];
-    const owner = this.engine === 'sqlite' ? sql<string>`+links.user_id` : sql<string>`links.user_id`;
-    let query = this.db.selectFrom('links').selectAll('links').where('links.id', 'in', ids).where(owner, '=', userId);
-    if (cutoff) {
-      query = query.where((eb) =>
-        eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
-      );
-    }
-    return query.execute();
   }
 
   /** Moves whenever one of the user's vectors changes or a link is deleted (database triggers). */

@@ -111,7 +111,7 @@ export class SearchService {
     const top = fused.slice(0, query.limit);
     const byId = new Map(top.map((f) => [f.id, f]));
     // Rows are read again with the visibility rule: a link deleted or hidden since the ranking drops out.
-    const rows = await this.deps.search.visibleRows(actor.userId, cutoff, [...byId.keys()]);
+    const rows = await this.deps.links.findVisible(actor.userId, cutoff, [...byId.keys()]);
     const items: Sortable[] = (await links.hydrate(rows)).map((h) => ({ ...h, fused: byId.get(h.row.id)! }));
     items.sort(compare(query.sortBy, query.sortOrder));
     const data: SearchResult[] = items.map((item) => ({
