@@ -176,7 +176,9 @@ export async function buildApp({
   });
   const captcha = captchaOff;
   const auth = new AuthService({ users, billing, captcha, clock });
-  const linkService = new LinkService({ links, billing, clock });
+  // The job worker is wired below (it needs the routes); link creation wakes it once it exists.
+  let jobsQueued = (): void => undefined;
+  const linkService = new LinkService({ links, billing, clock, jobsQueued: () => jobsQueued() });
   const searchService = new SearchService({
     search: new SearchRepository(db, database.engine),
     links,
@@ -216,7 +218,7 @@ export async function buildApp({
   vaultRoutes(add, new VaultRepository(db), clock);
   searchRoutes(add, searchService);
   billingRoutes(add, billing);
-  buildAnalysis({ app, add, config, database, clock, embedder });
+  ({ jobsQueued } = buildAnalysis({ app, add, config, database, clock, embedder }));
   if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -10,7 +10,7 @@ import { AnalysisRepository } from './analysis.repository.js';
 import { analysisRoutes } from './analysis.routes.js';
 import { AnalysisService } from './analysis.service.js';
 import { CategoryModel } from './category-model.js';
-import { WorkerEmbedder, type Embedder } from './embedder.js';
+import type { Embedder } from './embedder.js';
 import { WorkerExtractor } from './extractor.js';
 import { PageFetcher } from './fetcher.js';
 import { GeminiProvider } from './providers/gemini.provider.js';
@@ -46,11 +46,10 @@ export function buildAnalysis(deps: {
   database: Database;
   clock: Clock;
   /** Shared with search, which embeds queries with the same model. */
-  embedder?: Embedder;
-}): AnalysisService {
-  const { app, add, config, database, clock } = deps;
+  embedder: Embedder;
+}): { jobsQueued: () => void } {
+  const { app, add, config, database, clock, embedder } = deps;
   const fetcher = new PageFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE });
-  const embedder = deps.embedder ?? new WorkerEmbedder();
   const extractor = new WorkerExtractor();
   const jobs = new JobRepository(database.db, database.engine);
   const runner = new JobRunner(jobs, clock, app.log, {
@@ -75,11 +74,6 @@ export function buildAnalysis(deps: {
   analysisRoutes(add, analysis);
   if (config.JOBS_ENABLED) {
     app.addHook('onReady', () => runner.start());
-    // A new link's job is enqueued in its transaction; wake the worker instead of waiting for a poll.
-    app.addHook('onResponse', (request, reply, done) => {
-      if (request.method === 'POST' && reply.statusCode === 201) runner.nudge();
-      done();
-    });
   }
   app.addHook('onClose', async () => {
     await runner.stop();
@@ -87,5 +81,5 @@ export function buildAnalysis(deps: {
     await extractor.close();
     await fetcher.close();
   });
-  return analysis;
+  return { jobsQueued: () => runner.nudge() };
 }

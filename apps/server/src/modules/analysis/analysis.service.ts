@@ -223,7 +223,7 @@ export class AnalysisService {
     await this.deps.repo.markPending(userId, linkIds);
     await this.deps.jobs.enqueueMany(
       ANALYZE_LINK_JOB,
-      linkIds.map((linkId) => ({ linkId, userId, titleFromUser: false })),
+      linkIds.map((linkId) => ({ linkId, userId })),
       now,
     );
     this.deps.nudge();

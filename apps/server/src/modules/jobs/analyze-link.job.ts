@@ -8,7 +8,6 @@ import type { JobHandler } from './job-runner.js';
 export const AnalyzeLinkPayloadSchema = z.object({
   linkId: z.string().min(1),
   userId: z.string().min(1),
-  titleFromUser: z.boolean().optional(),
 });
 
 /**

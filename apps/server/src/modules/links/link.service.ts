@@ -22,6 +22,8 @@ export interface LinkDeps {
   links: LinkRepository;
   billing: BillingService;
   clock: Clock;
+  /** Called after a transaction that queued a job committed: wakes the job worker instead of waiting for its poll. */
+  jobsQueued?: () => void;
 }
 
 /** The background job that fills in what the user left empty (worker arrives with link intelligence). */
@@ -132,14 +134,11 @@ export class LinkService {
         });
         if (input.tags?.length) await tx.setTags(actor.userId, id, input.tags, now);
         if (input.credentials?.length) await tx.setCredentials(actor.userId, id, input.credentials, now);
-        await tx.enqueueJob(
-          ANALYZE_LINK_JOB,
-          { linkId: id, userId: actor.userId, titleFromUser: Boolean(input.title) },
-          now,
-        );
+        await tx.enqueueJob(ANALYZE_LINK_JOB, { linkId: id, userId: actor.userId }, now);
       });
     try {
       await attempt();
+      this.deps.jobsQueued?.();
     } catch (error) {
       // A concurrent save of the same URL lost the race on the unique index: report the winner.
       if (!(error instanceof AppError)) {
