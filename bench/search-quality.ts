@@ -30,6 +30,8 @@ import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
 import { AnalysisRepository } from '../apps/server/src/modules/analysis/analysis.repository.js';
+import { SubscriptionRepository } from '../apps/server/src/modules/billing/subscription.repository.js';
+import { LinkRepository } from '../apps/server/src/modules/links/link.repository.js';
 import { AnalysisService } from '../apps/server/src/modules/analysis/analysis.service.js';
 import { CategoryModel } from '../apps/server/src/modules/analysis/category-model.js';
 import type { Embedder } from '../apps/server/src/modules/analysis/embedder.js';
@@ -178,6 +180,8 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       llm: null,
       llmPolicy: { timeoutMs: 1000, attempts: 1, backoffBaseMs: 1 },
       repo: new AnalysisRepository(db, engine),
+      links: new LinkRepository(db, engine),
+      subscriptions: new SubscriptionRepository(db),
       jobs: new JobRepository(db, engine),
       nudge: () => undefined,
       billingMode: config.BILLING,

@@ -7,6 +7,8 @@ import { analyzeLinkJob } from '../jobs/analyze-link.job.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { JobRepository } from '../jobs/job.repository.js';
 import { AnalysisRepository } from './analysis.repository.js';
+import { SubscriptionRepository } from '../billing/subscription.repository.js';
+import { LinkRepository } from '../links/link.repository.js';
 import { analysisRoutes } from './analysis.routes.js';
 import { AnalysisService } from './analysis.service.js';
 import { CategoryModel } from './category-model.js';
@@ -64,6 +66,8 @@ export function buildAnalysis(deps: {
     llm: llmFrom(config),
     llmPolicy: { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 },
     repo: new AnalysisRepository(database.db, database.engine),
+    links: new LinkRepository(database.db, database.engine),
+    subscriptions: new SubscriptionRepository(database.db),
     jobs,
     nudge: () => runner.nudge(),
     billingMode: config.BILLING,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
-import type { DB, LinkRow, SubscriptionRow } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
 import { LinkRepository } from '../links/link.repository.js';
 
 /** What the background analysis may write; each field is applied only where the user left it empty. */
@@ -27,19 +27,6 @@ export class AnalysisRepository {
     return this.db
       .transaction()
       .execute((trx) => fn(new AnalysisRepository(trx, this.engine), new LinkRepository(trx, this.engine)));
-  }
-
-  findLink(userId: string, linkId: string): Promise<LinkRow | undefined> {
-    return this.db
-      .selectFrom('links')
-      .selectAll()
-      .where('id', '=', linkId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-  }
-
-  findSubscription(userId: string): Promise<SubscriptionRow | undefined> {
-    return this.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 
   /** The user's categories and tags, most used first (the vocabulary analysis prefers). */

@@ -4,6 +4,8 @@ import { AppError, notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Actor } from '../auth/actor.js';
 import { effectiveSubscription, llmAnalysisFor, type BillingMode } from '../billing/entitlements.js';
+import type { SubscriptionRepository } from '../billing/subscription.repository.js';
+import type { LinkRepository } from '../links/link.repository.js';
 import { ANALYZE_LINK_JOB } from '../links/link.service.js';
 import { hostTitle } from '../links/url-normalize.js';
 import type { JobRepository } from '../jobs/job.repository.js';
@@ -32,6 +34,8 @@ export interface AnalysisDeps {
   llm: LlmProvider | null;
   llmPolicy: LlmPolicy;
   repo: AnalysisRepository;
+  links: LinkRepository;
+  subscriptions: SubscriptionRepository;
   jobs: JobRepository;
   /** Wakes the in-process worker after an enqueue. */
   nudge: () => void;
@@ -132,7 +136,7 @@ export class AnalysisService {
   /** Which users get the LLM path: one entitlement rule (billing/entitlements.ts). */
   private async llmFor(userId: string, subscription?: Actor['subscription']): Promise<boolean> {
     if (!this.deps.llm) return false;
-    const row = subscription ?? (await this.deps.repo.findSubscription(userId));
+    const row = subscription ?? (await this.deps.subscriptions.find(userId));
     return llmAnalysisFor(effectiveSubscription(row, this.deps.clock.now()), this.deps.billingMode, true);
   }
 
@@ -166,7 +170,7 @@ export class AnalysisService {
    * sets the status. Idempotent: running it twice writes the same result.
    */
   async enrichLink(userId: string, linkId: string): Promise<void> {
-    const link = await this.deps.repo.findLink(userId, linkId);
+    const link = await this.deps.links.findOwned(userId, linkId);
     if (!link) return; // deleted meanwhile: nothing to do
     const result = await this.analyze(link.url, userId, await this.llmFor(userId));
     const { facts, understanding, vector } = result;
@@ -200,7 +204,7 @@ export class AnalysisService {
 
   /** After the last attempt: status `failed`, and a vector of what the user typed so search still finds it. */
   async giveUp(userId: string, linkId: string): Promise<void> {
-    const link = await this.deps.repo.findLink(userId, linkId);
+    const link = await this.deps.links.findOwned(userId, linkId);
     if (!link) return;
     const [vector] = await this.deps.embedder.embed([[link.title, link.description].filter(Boolean).join('. ')]);
     if (vector) await this.deps.repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, this.deps.clock.now());
@@ -209,7 +213,7 @@ export class AnalysisService {
 
   /** Queues analysis again for one link (fills what is still empty, refreshes text, summary and vector). */
   async reanalyze(actor: Actor, linkId: string): Promise<{ queued: number }> {
-    const link = await this.deps.repo.findLink(actor.userId, linkId);
+    const link = await this.deps.links.findOwned(actor.userId, linkId);
     if (!link) throw notFound('Link');
     return this.queue(actor.userId, [linkId]);
   }
