@@ -6,6 +6,7 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../lib/auth-store';
 import { formatPrice } from '../../lib/format';
+import { PaymentErrorPanel } from '../../components/payment-error-panel';
 import { useCheckout, usePlans, usePortal } from '../../lib/shared-queries';
 
 /** The six questions; the Free plan's size comes from the server's configuration. */
@@ -144,9 +145,7 @@ export default function PricingPage() {
             <Spinner label="Loading plans..." />
           </div>
         ) : plans.isError ? (
-          <p role="alert" className="py-16 text-center text-red-600">
-            Payment system error. Please refresh and try again.
-          </p>
+          <PaymentErrorPanel kind="initialization" onRetry={() => void plans.refetch()} />
         ) : (
           <div className="mt-10 grid gap-6 md:grid-cols-3">
             {plans.data.data.map((plan) => (
