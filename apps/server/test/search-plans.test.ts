@@ -1,4 +1,4 @@
-import type { Link } from '@linkwise/contract';
+import type { ApiClient, Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
 import { searchTerms } from '../src/modules/search/text-query.js';
@@ -13,12 +13,14 @@ describe.each(engines())('text search plans on %s', (engine) => {
   let repo: SearchRepository;
   let userId: string;
   let links: Link[];
+  let ownerApi: ApiClient;
 
   beforeAll(async () => {
     server = await startServer(engine);
     repo = new SearchRepository(server.database.db, engine);
     const owner = await server.signUp('owner');
     userId = owner.userId;
+    ownerApi = owner.api;
     links = await seed(server, owner.api, [
       { url: 'https://k8s.example/a', title: 'Kubernetes networking explained', tags: ['devops'] },
       { url: 'https://k8s.example/b', title: 'Deploying to Kubernetes', description: 'Zero-downtime deployments' },
@@ -49,15 +51,33 @@ describe.each(engines())('text search plans on %s', (engine) => {
     }
   });
 
-  // SQLite only: PostgreSQL corrects typos by trigram similarity in one statement.
-  if (engine === 'sqlite') {
-    it('takes spellings for typos from the user’s own words or the index’s term list', async () => {
-      const own = await repo.userTerms(userId, ['k', 'd', 'z']);
-      expect(own).toEqual(expect.arrayContaining(['kubernetes', 'kitchen', 'deploying', 'devops', 'downtime', 'zero']));
-      // Another user's title words are not offered from the user's own words; the index's list has them.
-      const other = (await repo.userTerms(userId, ['s'])).filter((w) => w === 'scale');
-      expect(other).toEqual([]);
-      expect(await repo.indexedTerms(['s'])).toContain('scale');
+  it('takes spellings for typos from the user’s own words (and, on SQLite past the small-library size, the index’s term list)', async () => {
+    const own = await repo.spellings(userId, ['k', 'd', 'z'], 1);
+    expect(own).toEqual(expect.arrayContaining(['kubernetes', 'kitchen', 'deploying', 'devops', 'downtime', 'zero']));
+    // Another user's title words are never offered from the user's own words.
+    expect((await repo.spellings(userId, ['s'], 1)).filter((w) => w === 'scale')).toEqual([]);
+    if (engine === 'sqlite') expect(await repo.spellings(userId, ['s'], 1_000_000)).toContain('scale');
+  });
+
+  if (engine === 'postgres') {
+    it('keeps the user’s words in step with edits and deletions', async () => {
+      const words = async () => new Set(await repo.spellings(userId, ['f', 'k', 'n', 'p', 'r'], 1));
+      expect(await words()).toContain('pasta');
+      // 'pasta' is in one link's title only: renaming the link takes the word away.
+      await ownerApi.updateLink({ params: { id: links[2]!.id }, body: { title: 'Fresh ravioli' } });
+      let now = await words();
+      expect(now).toContain('ravioli');
+      expect(now).not.toContain('pasta');
+      // Deleting a link takes its own words; 'kubernetes' is in two other links and stays.
+      await ownerApi.deleteLink({ params: { id: links[0]!.id } });
+      now = await words();
+      expect(now).not.toContain('networking');
+      expect(now).toContain('kubernetes');
+      await ownerApi.deleteLink({ params: { id: links[1]!.id } });
+      await ownerApi.deleteLink({ params: { id: links[2]!.id } });
+      now = await words();
+      expect(now).not.toContain('kubernetes');
+      expect(now).not.toContain('ravioli');
     });
   }
 });

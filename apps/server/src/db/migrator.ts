@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-link-counts.js';
 import * as m0003 from './migrations/0003-vault.js';
 import * as m0004 from './migrations/0004-search.js';
 import * as m0005 from './migrations/0005-vector-log.js';
+import * as m0006 from './migrations/0006-search-rank.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -15,6 +16,7 @@ const migrations: Record<string, EngineMigration> = {
   '0003-vault': m0003,
   '0004-search': m0004,
   '0005-vector-log': m0005,
+  '0006-search-rank': m0006,
 };
 
 /** Every migration's name, oldest first. */

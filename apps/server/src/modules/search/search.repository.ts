@@ -9,12 +9,6 @@ import type { StoredVector, VectorChange } from './vector-index.js';
 const BM25_WEIGHTS = sql.raw('0.0, 10.0, 8.0, 2.0, 1.0');
 
 /**
- * pg_trgm word similarity from which a word counts as a misspelling of an indexed one. The default
- * 0.6 misses one wrong letter in an 8-letter word ('recipies' ~ 'recipes' is 0.56).
- */
-const TRIGRAM_THRESHOLD = 0.5;
-
-/**
  * PostgreSQL memory for one text search. A prefix term (the last word) makes GIN collect every
  * matching row of every user in one bitmap; past `work_mem` (default 4MB) the bitmap turns lossy
  * and each row of every matching page is re-read and re-checked. Measured on 1.1M links (100k-link
@@ -30,6 +24,9 @@ const SEARCH_WORK_MEM = '32MB';
  * global term list.
  */
 export const PER_USER_SCAN_MAX = 5000;
+
+/** The code point after `c`'s: `[c, nextLetter(c))` holds every word starting with `c`. */
+const nextLetter = (c: string) => String.fromCodePoint((c.codePointAt(0) ?? 0) + 1);
 
 /** The search index and the vector store. The only place search SQL lives. */
 export class SearchRepository {
@@ -82,11 +79,11 @@ export class SearchRepository {
       // lookup collects every user's matches first (100-link user among 1.1M rows: 18–68 ms by GIN,
       // 0.3–0.6 ms this way; 100k links this way: ~290 ms, hence the limit).
       const { rows } = await sql<{ id: string }>`
-        with s as materialized (select link_id, document from link_search where user_id = ${userId})
+        with s as materialized (select link_id, document, rank_document from link_search where user_id = ${userId})
         select s.link_id as id from s
         where s.document @@ to_tsquery('english', ${text})
           and numnode(to_tsquery('english', ${text})) > 0 ${visible}
-        order by ts_rank(s.document, to_tsquery('english', ${text})) desc, s.link_id desc
+        order by ts_rank(s.rank_document, to_tsquery('english', ${text})) desc, s.link_id desc
         limit ${limit}`.execute(this.db);
       return rows.map((r) => r.id);
     }
@@ -97,43 +94,36 @@ export class SearchRepository {
         where s.user_id = ${userId}
           and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${text}))
           and numnode(to_tsquery('english', ${text})) > 0 ${visible}
-        order by ts_rank(s.document, to_tsquery('english', ${text})) desc, s.link_id desc
+        order by ts_rank(s.rank_document, to_tsquery('english', ${text})) desc, s.link_id desc
         limit ${limit}`.execute(trx);
       return rows.map((r) => r.id);
     });
   }
 
   /**
-   * PostgreSQL's typo path: every word must match as a word or, by trigrams, as a close spelling of a
-   * word (pg_trgm's `<%`, word_similarity ≥ TRIGRAM_THRESHOLD) in the title, tags, category, URL or the start of the description.
+   * Known spellings for the typo path, lower case, starting with one of `initials`: on PostgreSQL
+   * the user's own words (`search_words`, kept by a trigger, migration 0006); on SQLite the user's
+   * own words for a library of up to PER_USER_SCAN_MAX links, the index's global term list beyond.
    */
-  async fuzzyHits(userId: string, terms: Term[], cutoff: Cutoff | null, limit: number): Promise<string[]> {
-    if (terms.length === 0 || this.engine !== 'postgres') return [];
-    const visible = this.visible(userId, cutoff, sql`s.link_id`);
-    const each = terms.map(
-      (t) => sql`(s.document @@ to_tsquery('english', ${`'${t.word}':*`}) or ${t.word} <% s.words)`,
-    );
-    const score = sql.join(
-      terms.map((t) => sql`word_similarity(${t.word}, s.words)`),
-      sql` + `,
-    );
-    return this.db.transaction().execute(async (trx) => {
-      await sql`set local pg_trgm.word_similarity_threshold = ${sql.lit(TRIGRAM_THRESHOLD)}`.execute(trx);
-      await sql`set local work_mem = ${sql.lit(SEARCH_WORK_MEM)}`.execute(trx);
-      const { rows } = await sql<{ id: string }>`
-        select s.link_id as id from link_search s
-        where s.user_id = ${userId} and ${sql.join(each, sql` and `)} ${visible}
-        order by ${score} desc, s.link_id desc
-        limit ${limit}`.execute(trx);
-      return rows.map((r) => r.id);
-    });
+  async spellings(userId: string, initials: string[], userLinks: number): Promise<string[]> {
+    if (initials.length === 0) return [];
+    if (this.engine === 'postgres') return this.storedWords(userId, initials);
+    return userLinks <= PER_USER_SCAN_MAX ? this.userTerms(userId, initials) : this.indexedTerms(initials);
+  }
+
+  private async storedWords(userId: string, initials: string[]): Promise<string[]> {
+    const ranges = initials.map((c) => sql`(word >= ${c} and word < ${nextLetter(c)})`);
+    const { rows } = await sql<{ word: string }>`
+      select word from search_words where user_id = ${userId} and (${sql.join(ranges, sql` or `)})`.execute(this.db);
+    // Words are split on non-alphanumerics by the database; keep only what the query syntax allows.
+    return rows.map((r) => r.word).filter((w) => /^[\p{L}\p{N}]+$/u.test(w));
   }
 
   /**
-   * SQLite's typo path for a small library: the words of the user's own titles, tags, category,
-   * URLs, notes and the start of the descriptions (what PostgreSQL's `words` column holds), lower
-   * case, starting with one of `initials`. The index's term list below reads the postings of every
-   * term it returns, across all users: 27–58 ms per typo search on 1.1M links.
+   * SQLite, small library: the words of the user's own titles, tags, category, URLs, notes and the
+   * start of the descriptions (what PostgreSQL's `search_words` holds), lower case, starting with
+   * one of `initials`. The index's term list below reads the postings of every term it returns,
+   * across all users: 27–58 ms per typo search on 1.1M links.
    */
   async userTerms(userId: string, initials: string[]): Promise<string[]> {
     const rows = await this.db
@@ -164,12 +154,10 @@ export class SearchRepository {
     return [...words];
   }
 
-  /** SQLite's typo path for a large library: indexed terms (stems) that start with one of `initials`. */
+  /** SQLite, large library: indexed terms (stems, every user's) that start with one of `initials`. */
   async indexedTerms(initials: string[]): Promise<string[]> {
-    if (this.engine !== 'sqlite' || initials.length === 0) return [];
     const ranges = initials.map(
-      (c) =>
-        sql`select term from link_fts_terms where term >= ${c} and term < ${String.fromCodePoint((c.codePointAt(0) ?? 0) + 1)}`,
+      (c) => sql`select term from link_fts_terms where term >= ${c} and term < ${nextLetter(c)}`,
     );
     const { rows } = await sql<{ term: string }>`${sql.join(ranges, sql` union all `)}`.execute(this.db);
     return rows.map((r) => r.term);

@@ -7,9 +7,9 @@ import { searchModeFor } from '../billing/entitlements.js';
 import type { Cutoff, HydratedLink, LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
 import { fuse, textFirst, type Fused } from './fusion.js';
-import { PER_USER_SCAN_MAX, type SearchRepository } from './search.repository.js';
+import type { SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from './text-query.js';
-import { closeTerms } from './typo.js';
+import { allowedEdits, closeTerms } from './typo.js';
 import { buildVectors, topK, type UserVectors, type VectorCache } from './vector-index.js';
 
 export interface SearchDeps {
@@ -143,20 +143,17 @@ export class SearchService {
   }
 
   /**
-   * Retries a search that found nothing with close spellings of its words. On SQLite the spellings
-   * come from the user's own words for a small library, from the index's term list otherwise.
+   * Retries a search that found nothing with close spellings of its words, taken from the words
+   * the user's links are indexed under (`SearchRepository.spellings`).
    */
   private async typoHits(actor: Actor, terms: Term[], cutoff: Cutoff | null): Promise<string[]> {
     const { search } = this.deps;
-    const { userId, linkCount } = actor;
     if (terms.length === 0) return [];
-    if (search.engine === 'postgres') return search.fuzzyHits(userId, terms, cutoff, CANDIDATES);
-    const initials = [...new Set(terms.map((t) => t.word.slice(0, 1)))];
-    const known =
-      linkCount <= PER_USER_SCAN_MAX ? await search.userTerms(userId, initials) : await search.indexedTerms(initials);
+    const initials = [...new Set(terms.filter((t) => allowedEdits(t.word) > 0).map((t) => t.word.slice(0, 1)))];
+    const known = await search.spellings(actor.userId, initials, actor.linkCount);
     const corrected = terms.map((t) => ({ ...t, alternatives: closeTerms(t.word, known) }));
     if (corrected.every((t) => t.alternatives.length === 0)) return [];
-    return search.textHits(userId, corrected, cutoff, CANDIDATES);
+    return search.textHits(actor.userId, corrected, cutoff, CANDIDATES, actor.linkCount);
   }
 
   /** The user's matrix at the current version (see `loadUserVectors`). */

@@ -59,19 +59,21 @@ export function fts5Match(userId: string, terms: Term[]): string {
 }
 
 /**
- * PostgreSQL to_tsquery('english', …) text: every word, the last as a prefix. Snowball stems a
- * prefix too, so a half-typed word gets the same shortened forms as on SQLite ("deploym" must find
- * "deployments", stored as 'deploy'); without them it found nothing and fell through to the much
- * slower typo path.
+ * PostgreSQL to_tsquery('english', …) text: every word (or one of its alternatives), the last as a
+ * prefix. Snowball stems a prefix too, so a half-typed word gets the same shortened forms as on
+ * SQLite ("deploym" must find "deployments", stored as 'deploy'); without them it found nothing and
+ * fell through to the much slower typo path.
  */
 export function tsQueryText(terms: Term[]): string {
   return terms
     .map((t) => {
-      if (!t.prefix) return `'${t.word}'`;
-      const forms = [t.word];
-      for (let cut = t.word.length - 1; cut >= Math.max(5, t.word.length - 2); cut--) forms.push(t.word.slice(0, cut));
-      const prefixes = forms.map((f) => `'${f}':*`);
-      return prefixes.length === 1 ? prefixes[0] : `(${prefixes.join(' | ')})`;
+      const forms = [t.prefix ? `'${t.word}':*` : `'${t.word}'`];
+      if (t.prefix) {
+        for (let cut = t.word.length - 1; cut >= Math.max(5, t.word.length - 2); cut--)
+          forms.push(`'${t.word.slice(0, cut)}':*`);
+      }
+      forms.push(...t.alternatives.map((a) => `'${a}':*`));
+      return forms.length === 1 ? forms[0] : `(${forms.join(' | ')})`;
     })
     .join(' & ');
 }
