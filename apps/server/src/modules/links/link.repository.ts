@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } from '@linkwise/contract';
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow, NewLink } from '../../db/schema.js';
@@ -10,6 +10,18 @@ import { tagMatches, textMatches } from '../search/text-query.js';
 export interface Cutoff {
   createdAt: number;
   id: string;
+}
+
+/**
+ * The downgrade rule, the one definition of it: a link is viewable when (created_at, id) comes no
+ * later than the cutoff's. In SQL over any alias of `links`, and in code for rows already in memory.
+ */
+export function withinCutoff(cutoff: Cutoff, links = 'links'): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(`${links}.created_at`)}, ${sql.ref(`${links}.id`)}) <= (${cutoff.createdAt}, ${cutoff.id})`;
+}
+
+export function isWithinCutoff(cutoff: Cutoff | null, createdAt: number, id: string): boolean {
+  return !cutoff || createdAt < cutoff.createdAt || (createdAt === cutoff.createdAt && id <= cutoff.id);
 }
 
 export type LinkFilters = Pick<LinkListQuery, 'category' | 'isRead' | 'isReadLater' | 'hasCredentials' | 'search'>;
@@ -218,12 +230,8 @@ export class LinkRepository {
     return this.withinCutoff(q.where('links.user_id', '=', userId), cutoff);
   }
 
-  /** The downgrade rule: only links up to the cutoff (by creation time, then id) are viewable. */
   private withinCutoff(q: LinksQuery, cutoff: Cutoff | null): LinksQuery {
-    if (!cutoff) return q;
-    return q.where((eb) =>
-      eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
-    );
+    return cutoff ? q.where(withinCutoff(cutoff)) : q;
   }
 
   private filtered(q: LinksQuery, userId: string, f: LinkFilters): LinksQuery {

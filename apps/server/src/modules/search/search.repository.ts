@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import type { Cutoff } from '../links/link.repository.js';
+import { withinCutoff, type Cutoff } from '../links/link.repository.js';
 import { fts5Match, ownerToken, tagMatches, tsQueryText, type Term } from './text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
 
@@ -39,7 +39,7 @@ export class SearchRepository {
   private visible(userId: string, cutoff: Cutoff | null, idColumn: RawBuilder<unknown>): RawBuilder<unknown> {
     if (!cutoff) return sql``;
     return sql`and exists (select 1 from links l where l.id = ${idColumn} and l.user_id = ${userId}
-      and (l.created_at < ${cutoff.createdAt} or (l.created_at = ${cutoff.createdAt} and l.id <= ${cutoff.id})))`;
+      and ${withinCutoff(cutoff, 'l')})`;
   }
 
   /**
@@ -174,11 +174,7 @@ export class SearchRepository {
       .select('links.id')
       .where('links.user_id', '=', userId)
       .where(tagMatches(userId, key));
-    if (cutoff) {
-      query = query.where((eb) =>
-        eb(eb.refTuple('links.created_at', 'links.id'), '<=', eb.tuple(cutoff.createdAt, cutoff.id)),
-      );
-    }
+    if (cutoff) query = query.where(withinCutoff(cutoff));
     const rows = await query.orderBy('links.created_at', 'desc').orderBy('links.id', 'desc').limit(limit).execute();
     return rows.map((r) => r.id);
   }

@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Embedder } from '../analysis/embedder.js';
 import type { BillingService } from '../billing/billing.service.js';
 import { searchModeFor } from '../billing/entitlements.js';
-import type { Cutoff, HydratedLink, LinkRepository } from '../links/link.repository.js';
+import { isWithinCutoff, type Cutoff, type HydratedLink, type LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
 import { fuse, textFirst, type Fused } from './fusion.js';
 import type { SearchRepository } from './search.repository.js';
@@ -59,9 +59,6 @@ export async function loadUserVectors(
   }
   return buildVectors(version, model, dims, await search.vectors(userId, model));
 }
-
-const withinCutoff = (cutoff: Cutoff | null, createdAt: number, id: string) =>
-  !cutoff || createdAt < cutoff.createdAt || (createdAt === cutoff.createdAt && id <= cutoff.id);
 
 type Sortable = HydratedLink & { fused: Fused };
 
@@ -184,7 +181,7 @@ export class SearchService {
   private nearest(vectors: UserVectors, query: Float32Array | null, cutoff: Cutoff | null): string[] {
     if (!query) return [];
     const accept = cutoff
-      ? (i: number) => withinCutoff(cutoff, vectors.createdAt[i] ?? 0, vectors.ids[i] ?? '')
+      ? (i: number) => isWithinCutoff(cutoff, vectors.createdAt[i] ?? 0, vectors.ids[i] ?? '')
       : undefined;
     return topK(vectors, query, CANDIDATES, MIN_COSINE, accept).map((h) => vectors.ids[h.index] ?? '');
   }
