@@ -7,10 +7,12 @@ import type { Engine } from '../database.js';
  * **A small tsvector to rank on, the large one out of line.** Matching still uses `document` (every
  * field, page text included) through its GIN index, but ranking reads `rank_document`: title and
  * tags (A), URL, description, AI description and category (B), notes (C), without the page text.
- * `document` is stored out of line (TOAST, `toast_tuple_target` at its minimum), so a row in the
- * table proper is a few hundred bytes and a search that matches 12,000 of a 100k-link user's rows
- * reads ~1,500 heap pages instead of ~9,700 wide ones, and never the page text (a GIN match of
- * plain words needs no recheck). Measured in bench/RESULTS.md ("Search speed…, round 2").
+ * `ts_rank` reads the vector of every matching row, and with up to 8,000 characters of page text a
+ * `document` is several kilobytes (compressed and out of line, so each read was a TOAST fetch and a
+ * decompression). `document` is also stored uncompressed out of line once a row passes PostgreSQL's
+ * ~2 kB toasting threshold, and such rows are then shrunk to 128 bytes where possible
+ * (`toast_tuple_target`), so the heap rows a search visits stay narrow; a GIN match of plain words
+ * needs no recheck and never reads `document`.
  *
  * **The user's own words, for typos.** `search_words` holds each user's distinct words (3+ letters)
  * of titles, tags, category, URL words, description starts and notes, with how many links use each,
