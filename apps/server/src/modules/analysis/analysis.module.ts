@@ -15,9 +15,48 @@ import { CategoryModel } from './category-model.js';
 import type { Embedder } from './embedder.js';
 import { WorkerExtractor } from './extractor.js';
 import { PageFetcher } from './fetcher.js';
+import { GeminiEmbeddingApi } from './providers/gemini.embedder.js';
 import { GeminiProvider } from './providers/gemini.provider.js';
-import type { LlmProvider } from './providers/llm.js';
+import type { LlmPolicy, LlmProvider } from './providers/llm.js';
+import { OpenAiEmbeddingApi } from './providers/openai.embedder.js';
 import { OpenAiProvider } from './providers/openai.provider.js';
+import { RemoteEmbedder } from './providers/remote-embedder.js';
+
+/** One retry policy for every remote model call: AI_TIMEOUT_SECONDS per attempt, 3 attempts. */
+function policyFrom(config: Config): LlmPolicy {
+  return { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 };
+}
+
+/** The remote embedding model of OPENAI_EMBEDDING_MODEL or GEMINI_EMBEDDING_MODEL; null: none set. */
+export function remoteEmbedderFrom(config: Config): Embedder | null {
+  const remote = config.remoteEmbedding;
+  if (!remote) return null;
+  const { model, dimensions, sendDimensions } = remote;
+  switch (remote.provider) {
+    case 'openai':
+      return new RemoteEmbedder(
+        new OpenAiEmbeddingApi({
+          apiKey: config.OPENAI_API_KEY,
+          baseURL: config.OPENAI_BASE_URL,
+          model,
+          dimensions,
+          sendDimensions,
+        }),
+        policyFrom(config),
+      );
+    case 'gemini':
+      return new RemoteEmbedder(
+        new GeminiEmbeddingApi({
+          apiKey: config.GEMINI_API_KEY ?? '',
+          baseUrl: config.GEMINI_BASE_URL,
+          model,
+          dimensions,
+          sendDimensions,
+        }),
+        policyFrom(config),
+      );
+  }
+}
 
 function llmFrom(config: Config): LlmProvider | null {
   if (config.AI_PROVIDER === 'openai') {
@@ -47,10 +86,12 @@ export function buildAnalysis(deps: {
   config: Config;
   database: Database;
   clock: Clock;
-  /** Shared with search, which embeds queries with the same model. */
+  /** The model of the stored link vectors; shared with search, which embeds queries with it. */
   embedder: Embedder;
+  /** The offline model the category anchors are tuned on (the same object when no remote model is set). */
+  categoryEmbedder: Embedder;
 }): { jobsQueued: () => void } {
-  const { app, add, config, database, clock, embedder } = deps;
+  const { app, add, config, database, clock, embedder, categoryEmbedder } = deps;
   const fetcher = new PageFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE });
   const extractor = new WorkerExtractor();
   const jobs = new JobRepository(database.db, database.engine);
@@ -62,9 +103,9 @@ export function buildAnalysis(deps: {
     fetcher,
     extractor,
     embedder,
-    categories: new CategoryModel(embedder),
+    categories: new CategoryModel(categoryEmbedder),
     llm: llmFrom(config),
-    llmPolicy: { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 },
+    llmPolicy: policyFrom(config),
     repo: new AnalysisRepository(database.db, database.engine),
     links: new LinkRepository(database.db, database.engine),
     subscriptions: new SubscriptionRepository(database.db),
@@ -82,6 +123,7 @@ export function buildAnalysis(deps: {
   app.addHook('onClose', async () => {
     await runner.stop();
     await embedder.close();
+    if (categoryEmbedder !== embedder) await categoryEmbedder.close();
     await extractor.close();
     await fetcher.close();
   });
