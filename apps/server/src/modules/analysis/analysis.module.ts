@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { AddRoute } from '../../http/route-adapter.js';
 import type { Clock } from '../../lib/clock.js';
 import { analyzeLinkJob } from '../jobs/analyze-link.job.js';
+import { reembedLinksJob } from '../jobs/reembed-links.job.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { JobRepository } from '../jobs/job.repository.js';
 import { AnalysisRepository } from './analysis.repository.js';
@@ -21,6 +22,8 @@ import type { LlmPolicy, LlmProvider } from './providers/llm.js';
 import { OpenAiEmbeddingApi } from './providers/openai.embedder.js';
 import { OpenAiProvider } from './providers/openai.provider.js';
 import { RemoteEmbedder } from './providers/remote-embedder.js';
+import { ReembedRepository } from './reembed.repository.js';
+import { ReembedService } from './reembed.service.js';
 
 /** One retry policy for every remote model call: AI_TIMEOUT_SECONDS per attempt, 3 attempts. */
 function policyFrom(config: Config): LlmPolicy {
@@ -115,12 +118,29 @@ export function buildAnalysis(deps: {
     clock,
     log: app.log,
   });
+  const reembed = new ReembedService({
+    repo: new ReembedRepository(database.db, database.engine),
+    jobs,
+    embedder,
+    clock,
+    log: app.log,
+    nudge: () => runner.nudge(),
+  });
   runner.register(analyzeLinkJob(analysis));
+  runner.register(reembedLinksJob(reembed, app.log));
   analysisRoutes(add, analysis);
+  // The start-up check reads every link once at worst: it runs after start-up, not before it.
+  let checking: Promise<unknown> = Promise.resolve();
   if (config.JOBS_ENABLED) {
-    app.addHook('onReady', () => runner.start());
+    app.addHook('onReady', () => {
+      runner.start();
+      checking = reembed.queueIfNeeded().catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not check for links to re-embed');
+      });
+    });
   }
   app.addHook('onClose', async () => {
+    await checking;
     await runner.stop();
     await embedder.close();
     if (categoryEmbedder !== embedder) await categoryEmbedder.close();
