@@ -105,7 +105,8 @@ export class ReembedService {
     const vectors = await embedder.embed(links.map((l) => pageText(l.title, l.description, l.text)));
     await repo.save(current, new Map(links.map((l, i) => [l.id, vectors[i]!])), clock.now());
     const done = payload.done + links.length;
-    if (finished || payload.done === 0 || Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY)) {
+    const milestone = Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY);
+    if (finished || (links.length > 0 && (payload.done === 0 || milestone))) {
       log.info(
         { model: current.model, done, remaining: finished ? 0 : Math.max(total - done, 0) },
         finished ? 're-embedding of links finished' : 're-embedding links',
