@@ -10,15 +10,21 @@ beforeAll(() => double.start());
 afterAll(() => double.stop());
 beforeEach(() => double.reset());
 
-const policy = { timeoutMs: 500, attempts: 3, backoffBaseMs: 1 };
+// Generous per-attempt timeout: a loaded machine must not turn a slow first answer into a retry.
+const policy = { timeoutMs: 5000, attempts: 3, backoffBaseMs: 1 };
 const norm = (v: Float32Array | undefined) => Math.sqrt([...(v ?? [])].reduce((s, x) => s + x * x, 0));
 
-type Make = (options?: { dimensions?: number; sendDimensions?: boolean; batch?: number }) => Embedder;
+type Make = (options?: {
+  dimensions?: number;
+  sendDimensions?: boolean;
+  batch?: number;
+  timeoutMs?: number;
+}) => Embedder;
 
 const providers: [string, Make][] = [
   [
     'openai',
-    ({ dimensions = 8, sendDimensions = false, batch } = {}) =>
+    ({ dimensions = 8, sendDimensions = false, batch, timeoutMs = policy.timeoutMs } = {}) =>
       new RemoteEmbedder(
         new OpenAiEmbeddingApi({
           apiKey: 'sk-embed',
@@ -27,13 +33,13 @@ const providers: [string, Make][] = [
           dimensions,
           sendDimensions,
         }),
-        policy,
+        { ...policy, timeoutMs },
         batch,
       ),
   ],
   [
     'gemini',
-    ({ dimensions = 8, sendDimensions = false, batch } = {}) =>
+    ({ dimensions = 8, sendDimensions = false, batch, timeoutMs = policy.timeoutMs } = {}) =>
       new RemoteEmbedder(
         new GeminiEmbeddingApi({
           apiKey: 'gm-embed',
@@ -42,7 +48,7 @@ const providers: [string, Make][] = [
           dimensions,
           sendDimensions,
         }),
-        policy,
+        { ...policy, timeoutMs },
         batch,
       ),
   ],
@@ -129,7 +135,7 @@ describe.each(providers)('%s embeddings through the official SDK against a local
 
   it('times out a provider that never answers', async () => {
     double.steps = [{ hang: true }];
-    await expect(make().embed(['pasta'])).rejects.toThrow();
+    await expect(make({ timeoutMs: 300 }).embed(['pasta'])).rejects.toThrow();
     expect(double.requests).toHaveLength(3);
   });
 });
