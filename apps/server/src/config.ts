@@ -141,15 +141,9 @@ export interface RemoteEmbeddingConfig {
   sendDimensions: boolean;
 }
 
-function embeddingChoice(
-  c: EmbeddingVariables,
-): { provider: EmbeddingProvider; model: string; variable: string } | null {
-  if (c.OPENAI_EMBEDDING_MODEL) {
-    return { provider: 'openai', model: c.OPENAI_EMBEDDING_MODEL, variable: 'OPENAI_EMBEDDING_MODEL' };
-  }
-  if (c.GEMINI_EMBEDDING_MODEL) {
-    return { provider: 'gemini', model: c.GEMINI_EMBEDDING_MODEL, variable: 'GEMINI_EMBEDDING_MODEL' };
-  }
+function embeddingChoice(c: EmbeddingVariables): { provider: EmbeddingProvider; model: string } | null {
+  if (c.OPENAI_EMBEDDING_MODEL) return { provider: 'openai', model: c.OPENAI_EMBEDDING_MODEL };
+  if (c.GEMINI_EMBEDDING_MODEL) return { provider: 'gemini', model: c.GEMINI_EMBEDDING_MODEL };
   return null;
 }
 
