@@ -25,8 +25,9 @@ import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
-import { buildAnalysis } from './modules/analysis/analysis.module.js';
+import { buildAnalysis, remoteEmbedderFrom } from './modules/analysis/analysis.module.js';
 import { WorkerEmbedder, type Embedder } from './modules/analysis/embedder.js';
+import { USE_LITE_MODEL_ID } from './modules/analysis/use-lite.model.js';
 import { linkRoutes } from './modules/links/link.routes.js';
 import { VaultRepository } from './modules/vault/vault.repository.js';
 import { vaultRoutes } from './modules/vault/vault.routes.js';
@@ -42,7 +43,10 @@ export interface AppOptions {
   database: Database;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
-  /** The embedding model of link analysis and semantic search; by default the offline model in a worker. */
+  /**
+   * The embedding model of the link vectors and of search queries; by default the remote model the
+   * configuration names (OPENAI_EMBEDDING_MODEL, GEMINI_EMBEDDING_MODEL), else the offline model.
+   */
   embedder?: Embedder;
 }
 
@@ -74,8 +78,11 @@ export async function buildApp({
   database,
   clock = systemClock,
   logger,
-  embedder = new WorkerEmbedder(),
+  embedder: chosen,
 }: AppOptions): Promise<FastifyInstance> {
+  const embedder = chosen ?? remoteEmbedderFrom(config) ?? new WorkerEmbedder();
+  // Categories are tuned on the offline model: it stays theirs whatever embeds for search.
+  const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID ? embedder : new WorkerEmbedder();
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
@@ -218,7 +225,7 @@ export async function buildApp({
   vaultRoutes(add, new VaultRepository(db), clock);
   searchRoutes(add, searchService);
   billingRoutes(add, billing);
-  ({ jobsQueued } = buildAnalysis({ app, add, config, database, clock, embedder }));
+  ({ jobsQueued } = buildAnalysis({ app, add, config, database, clock, embedder, categoryEmbedder }));
   if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
 
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -73,4 +73,62 @@ describe('loadConfig', () => {
     expect(c.DATABASE_URL).toBe('postgres://u@127.0.0.1:5432/lw');
     expect(loadConfig({ APP_URL: 'https://links.example.org/' }).appUrl).toBe('https://links.example.org');
   });
+
+  it('chooses a remote embedding model with a known size, or one given by EMBEDDING_DIMENSIONS', () => {
+    expect(loadConfig({}).remoteEmbedding).toBeNull();
+    expect(
+      loadConfig({ OPENAI_EMBEDDING_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk' }).remoteEmbedding,
+    ).toEqual({
+      provider: 'openai',
+      model: 'text-embedding-3-small',
+      dimensions: 1536,
+      sendDimensions: false,
+    });
+    expect(
+      loadConfig({ GEMINI_EMBEDDING_MODEL: 'gemini-embedding-001', GEMINI_API_KEY: 'g', EMBEDDING_DIMENSIONS: '768' })
+        .remoteEmbedding,
+    ).toEqual({ provider: 'gemini', model: 'gemini-embedding-001', dimensions: 768, sendDimensions: true });
+    // A local server's model: the size is declared, not requested (such servers often reject the option).
+    expect(
+      loadConfig({
+        OPENAI_EMBEDDING_MODEL: 'nomic-embed-text',
+        OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+        EMBEDDING_DIMENSIONS: '768',
+      }).remoteEmbedding,
+    ).toEqual({ provider: 'openai', model: 'nomic-embed-text', dimensions: 768, sendDimensions: false });
+  });
+
+  it('refuses embedding settings that cannot work, naming the variable', () => {
+    expect(fails({ OPENAI_EMBEDDING_MODEL: 'nomic-embed-text', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toBe(
+      'Invalid configuration: EMBEDDING_DIMENSIONS is required for embedding model "nomic-embed-text" (the size of its vectors; known without it: text-embedding-3-small, text-embedding-3-large, text-embedding-ada-002)',
+    );
+    expect(
+      fails({
+        OPENAI_EMBEDDING_MODEL: 'text-embedding-3-small',
+        OPENAI_API_KEY: 'sk',
+        GEMINI_EMBEDDING_MODEL: 'text-embedding-004',
+        GEMINI_API_KEY: 'g',
+      }),
+    ).toBe(
+      'Invalid configuration: GEMINI_EMBEDDING_MODEL cannot be set together with OPENAI_EMBEDDING_MODEL: choose one embedding provider (got "text-embedding-004")',
+    );
+    expect(fails({ EMBEDDING_DIMENSIONS: '256' })).toMatch(
+      /^Invalid configuration: EMBEDDING_DIMENSIONS applies only to a remote embedding model/,
+    );
+    expect(fails({ OPENAI_EMBEDDING_MODEL: 'text-embedding-3-small' })).toMatch(
+      /^Invalid configuration: OPENAI_API_KEY is required when OPENAI_EMBEDDING_MODEL is set/,
+    );
+    expect(fails({ GEMINI_EMBEDDING_MODEL: 'text-embedding-004' })).toBe(
+      'Invalid configuration: GEMINI_API_KEY is required when GEMINI_EMBEDDING_MODEL is set',
+    );
+    expect(
+      fails({ OPENAI_EMBEDDING_MODEL: 'text-embedding-ada-002', OPENAI_API_KEY: 'sk', EMBEDDING_DIMENSIONS: '512' }),
+    ).toMatch(/EMBEDDING_DIMENSIONS must be 1536 \(or unset\) for text-embedding-ada-002/);
+    expect(
+      fails({ GEMINI_EMBEDDING_MODEL: 'text-embedding-004', GEMINI_API_KEY: 'g', EMBEDDING_DIMENSIONS: '1024' }),
+    ).toMatch(/EMBEDDING_DIMENSIONS must be at most 768 for text-embedding-004/);
+    expect(fails({ OPENAI_EMBEDDING_MODEL: 'm', OPENAI_API_KEY: 'sk', EMBEDDING_DIMENSIONS: 'many' })).toMatch(
+      /EMBEDDING_DIMENSIONS must be a whole number of dimensions between 1 and 8192 \(got "many"\)/,
+    );
+  });
 });

@@ -2,6 +2,12 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  knownModel,
+  knownModelNames,
+  sendsDimensions,
+  type EmbeddingProvider,
+} from './modules/analysis/providers/embedding-models.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -45,6 +51,14 @@ export const ConfigSchema = z
     GEMINI_API_KEY: z.string().min(1).optional(),
     GEMINI_MODEL: z.string().min(1).default('gemini-2.0-flash'),
     GEMINI_BASE_URL: url(['http', 'https']).optional(),
+    GEMINI_EMBEDDING_MODEL: z.string().min(1).optional(),
+    // Size of the remote embedding model's vectors: required for models not in embedding-models.ts.
+    EMBEDDING_DIMENSIONS: z.coerce
+      .number({ error: 'must be a whole number of dimensions between 1 and 8192' })
+      .int({ error: 'must be a whole number of dimensions between 1 and 8192' })
+      .min(1, { error: 'must be a whole number of dimensions between 1 and 8192' })
+      .max(8192, { error: 'must be a whole number of dimensions between 1 and 8192' })
+      .optional(),
     AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
     JOBS_ENABLED: bool.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
@@ -105,7 +119,94 @@ export const ConfigSchema = z
     if (c.AI_PROVIDER === 'gemini' && !c.GEMINI_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['GEMINI_API_KEY'], message: 'is required when AI_PROVIDER=gemini' });
     }
+    refineEmbedding(c, ctx);
   });
+
+/** The variables that choose the remote embedding model (typed apart: the schema is still being built). */
+interface EmbeddingVariables {
+  OPENAI_EMBEDDING_MODEL?: string | undefined;
+  GEMINI_EMBEDDING_MODEL?: string | undefined;
+  EMBEDDING_DIMENSIONS?: number | undefined;
+  OPENAI_API_KEY?: string | undefined;
+  OPENAI_BASE_URL?: string | undefined;
+  GEMINI_API_KEY?: string | undefined;
+}
+
+/** The remote embedding model chosen by the environment (null: the offline model). */
+export interface RemoteEmbeddingConfig {
+  provider: EmbeddingProvider;
+  model: string;
+  dimensions: number;
+  /** Whether `dimensions` is sent with each request (see `sendsDimensions`). */
+  sendDimensions: boolean;
+}
+
+function embeddingChoice(c: EmbeddingVariables): { provider: EmbeddingProvider; model: string } | null {
+  if (c.OPENAI_EMBEDDING_MODEL) return { provider: 'openai', model: c.OPENAI_EMBEDDING_MODEL };
+  if (c.GEMINI_EMBEDDING_MODEL) return { provider: 'gemini', model: c.GEMINI_EMBEDDING_MODEL };
+  return null;
+}
+
+/**
+ * One remote embedding provider at most, with what it needs, and a known vector size: search sizes
+ * its matrices by it before the first call, and a wrong guess would store unusable vectors.
+ */
+function refineEmbedding(c: EmbeddingVariables, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (c.OPENAI_EMBEDDING_MODEL && c.GEMINI_EMBEDDING_MODEL) {
+    return issue(
+      'GEMINI_EMBEDDING_MODEL',
+      'cannot be set together with OPENAI_EMBEDDING_MODEL: choose one embedding provider',
+    );
+  }
+  const choice = embeddingChoice(c);
+  if (!choice) {
+    if (c.EMBEDDING_DIMENSIONS !== undefined) {
+      issue(
+        'EMBEDDING_DIMENSIONS',
+        'applies only to a remote embedding model: set OPENAI_EMBEDDING_MODEL or GEMINI_EMBEDDING_MODEL, or unset it',
+      );
+    }
+    return;
+  }
+  if (choice.provider === 'openai' && !c.OPENAI_API_KEY && !c.OPENAI_BASE_URL) {
+    issue(
+      'OPENAI_API_KEY',
+      'is required when OPENAI_EMBEDDING_MODEL is set (or set OPENAI_BASE_URL for a local server)',
+    );
+  }
+  if (choice.provider === 'gemini' && !c.GEMINI_API_KEY) {
+    issue('GEMINI_API_KEY', 'is required when GEMINI_EMBEDDING_MODEL is set');
+  }
+  const known = knownModel(choice.provider, choice.model);
+  const wanted = c.EMBEDDING_DIMENSIONS;
+  if (!known && wanted === undefined) {
+    issue(
+      'EMBEDDING_DIMENSIONS',
+      `is required for embedding model "${choice.model}" (the size of its vectors; known without it: ${knownModelNames(choice.provider).join(', ')})`,
+    );
+  } else if (known && wanted !== undefined && !known.shortens && wanted !== known.dimensions) {
+    issue(
+      'EMBEDDING_DIMENSIONS',
+      `must be ${known.dimensions} (or unset) for ${choice.model}, which cannot shorten its vectors`,
+    );
+  } else if (known && wanted !== undefined && wanted > known.dimensions) {
+    issue('EMBEDDING_DIMENSIONS', `must be at most ${known.dimensions} for ${choice.model}`);
+  }
+}
+
+function remoteEmbedding(c: EmbeddingVariables): RemoteEmbeddingConfig | null {
+  const choice = embeddingChoice(c);
+  if (!choice) return null;
+  const dimensions = c.EMBEDDING_DIMENSIONS ?? knownModel(choice.provider, choice.model)?.dimensions;
+  if (dimensions === undefined) throw new ConfigError(`Invalid configuration: EMBEDDING_DIMENSIONS is required`);
+  return {
+    provider: choice.provider,
+    model: choice.model,
+    dimensions,
+    sendDimensions: c.EMBEDDING_DIMENSIONS !== undefined && sendsDimensions(choice.provider, choice.model),
+  };
+}
 
 export type Config = z.infer<typeof ConfigSchema> & {
   /** Absolute path of the data folder. */
@@ -114,6 +215,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   appUrl: string;
   poolSize: number;
   version: string;
+  /** The remote model for link and query vectors; null: the offline model. */
+  remoteEmbedding: RemoteEmbeddingConfig | null;
 };
 
 export class ConfigError extends Error {
@@ -157,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     ),
     poolSize: c.DATABASE_POOL_SIZE ?? Math.max(2, availableParallelism() * 2),
     version,
+    remoteEmbedding: remoteEmbedding(c),
   };
 }
 

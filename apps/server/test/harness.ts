@@ -43,6 +43,11 @@ export interface TestServer {
   api: (token?: string) => ApiClient;
   /** Registers a fresh user and returns a client signed in as them. */
   signUp: (name?: string) => Promise<{ api: ApiClient; token: string; userId: string; email: string }>;
+  /**
+   * Stops the app and starts a new one on the same port, database and clock with `env` changed
+   * (a redeploy with other settings); `app` and `config` then name the new one.
+   */
+  restart: (env: Record<string, string>) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -65,17 +70,19 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-test-'));
   const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
   const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    APP_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
-    // Suites that test background analysis turn the job worker on; others must not fetch their URLs.
-    JOBS_ENABLED: 'false',
-    ...(pg && { DATABASE_URL: pg.url }),
-    ...env,
-  });
+  const configFor = (overrides: Record<string, string>) =>
+    loadConfig({
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      // Suites that test background analysis turn the job worker on; others must not fetch their URLs.
+      JOBS_ENABLED: 'false',
+      ...(pg && { DATABASE_URL: pg.url }),
+      ...overrides,
+    });
+  const config = configFor(env);
   let queryCount = 0;
   const executed: string[] = [];
   const database = openDatabase({
@@ -89,11 +96,15 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
   });
   await migrateToLatest(database);
   const clock = new TestClock();
-  const app = await buildApp({ config, database, clock });
-  await app.listen({ port, host: '127.0.0.1' });
+  const boot = async (bootConfig: Config) => {
+    const app = await buildApp({ config: bootConfig, database, clock });
+    await app.listen({ port, host: '127.0.0.1' });
+    return app;
+  };
+  const app = await boot(config);
   const url = config.appUrl;
   const api = (token?: string) => createApiClient({ baseUrl: url, getToken: () => token });
-  return {
+  const server: TestServer = {
     engine,
     url,
     config,
@@ -115,13 +126,19 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
       });
       return { api: api(token), token, userId: user.id, email };
     },
+    async restart(changes) {
+      await server.app.close();
+      server.config = configFor({ ...env, ...changes });
+      server.app = await boot(server.config);
+    },
     async close() {
-      await app.close();
+      await server.app.close();
       await database.close();
       await pg?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 /** Raw HTTP for what the typed client cannot send (malformed JSON, huge bodies, odd headers). */

@@ -55,4 +55,26 @@ describe.each(engines())('job queue on %s', (engine) => {
     await jobs.complete('dead', stale, now + 60_000);
     expect((await jobs.find(stale))?.status).toBe('queued');
   });
+
+  it('keeps a single job single: queued once while live, again once finished, continued in place', async () => {
+    await clear();
+    expect(await jobs.enqueueOnce('only', 'test', { step: 0 }, now)).toBe(true);
+    expect(await jobs.enqueueOnce('only', 'test', { step: 9 }, now)).toBe(false);
+    const [run] = await jobs.claim('w', 1, now);
+    expect(run).toMatchObject({ id: 'only', attempts: 1 });
+    expect(await jobs.enqueueOnce('only', 'test', { step: 9 }, now)).toBe(false);
+    // More to do: the same row goes back to the queue with its new payload and a fresh attempt budget.
+    await jobs.continueWith('w', 'only', { step: 1 }, now + 1);
+    expect(await jobs.find('only')).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      payload: '{"step":1}',
+      run_at: now + 1,
+    });
+    const [again] = await jobs.claim('w', 1, now + 1);
+    await jobs.complete('w', again!.id, now + 2);
+    expect(await jobs.enqueueOnce('only', 'test', { step: 0 }, now + 3)).toBe(true);
+    expect(await jobs.find('only')).toMatchObject({ status: 'queued', attempts: 0, payload: '{"step":0}' });
+    expect(await server.database.db.selectFrom('jobs').select('id').execute()).toEqual([{ id: 'only' }]);
+  });
 });

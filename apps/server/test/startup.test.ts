@@ -45,6 +45,17 @@ describe('start-up', () => {
     expect(stderr.trim()).toBe('Invalid configuration: PORT must be a port number between 0 and 65535 (got "banana")');
   });
 
+  it('stops before serving when the remote embedding model’s vector size is unknown', async () => {
+    const { code, stderr } = await runMain({
+      OPENAI_EMBEDDING_MODEL: 'mxbai-embed-large',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(
+      /^Invalid configuration: EMBEDDING_DIMENSIONS is required for embedding model "mxbai-embed-large"/,
+    );
+  });
+
   it('creates the SQLite file, serves, and shuts down cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
     dirs.push(dataDir);

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { AddRoute } from '../../http/route-adapter.js';
 import type { Clock } from '../../lib/clock.js';
 import { analyzeLinkJob } from '../jobs/analyze-link.job.js';
+import { reembedLinksJob } from '../jobs/reembed-links.job.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { JobRepository } from '../jobs/job.repository.js';
 import { AnalysisRepository } from './analysis.repository.js';
@@ -15,9 +16,50 @@ import { CategoryModel } from './category-model.js';
 import type { Embedder } from './embedder.js';
 import { WorkerExtractor } from './extractor.js';
 import { PageFetcher } from './fetcher.js';
+import { GeminiEmbeddingApi } from './providers/gemini.embedder.js';
 import { GeminiProvider } from './providers/gemini.provider.js';
-import type { LlmProvider } from './providers/llm.js';
+import type { LlmPolicy, LlmProvider } from './providers/llm.js';
+import { OpenAiEmbeddingApi } from './providers/openai.embedder.js';
 import { OpenAiProvider } from './providers/openai.provider.js';
+import { RemoteEmbedder } from './providers/remote-embedder.js';
+import { ReembedRepository } from './reembed.repository.js';
+import { ReembedService } from './reembed.service.js';
+
+/** One retry policy for every remote model call: AI_TIMEOUT_SECONDS per attempt, 3 attempts. */
+function policyFrom(config: Config): LlmPolicy {
+  return { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 };
+}
+
+/** The remote embedding model of OPENAI_EMBEDDING_MODEL or GEMINI_EMBEDDING_MODEL; null: none set. */
+export function remoteEmbedderFrom(config: Config): Embedder | null {
+  const remote = config.remoteEmbedding;
+  if (!remote) return null;
+  const { model, dimensions, sendDimensions } = remote;
+  switch (remote.provider) {
+    case 'openai':
+      return new RemoteEmbedder(
+        new OpenAiEmbeddingApi({
+          apiKey: config.OPENAI_API_KEY,
+          baseURL: config.OPENAI_BASE_URL,
+          model,
+          dimensions,
+          sendDimensions,
+        }),
+        policyFrom(config),
+      );
+    case 'gemini':
+      return new RemoteEmbedder(
+        new GeminiEmbeddingApi({
+          apiKey: config.GEMINI_API_KEY ?? '',
+          baseUrl: config.GEMINI_BASE_URL,
+          model,
+          dimensions,
+          sendDimensions,
+        }),
+        policyFrom(config),
+      );
+  }
+}
 
 function llmFrom(config: Config): LlmProvider | null {
   if (config.AI_PROVIDER === 'openai') {
@@ -47,10 +89,12 @@ export function buildAnalysis(deps: {
   config: Config;
   database: Database;
   clock: Clock;
-  /** Shared with search, which embeds queries with the same model. */
+  /** The model of the stored link vectors; shared with search, which embeds queries with it. */
   embedder: Embedder;
+  /** The offline model the category anchors are tuned on (the same object when no remote model is set). */
+  categoryEmbedder: Embedder;
 }): { jobsQueued: () => void } {
-  const { app, add, config, database, clock, embedder } = deps;
+  const { app, add, config, database, clock, embedder, categoryEmbedder } = deps;
   const fetcher = new PageFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE });
   const extractor = new WorkerExtractor();
   const jobs = new JobRepository(database.db, database.engine);
@@ -62,9 +106,9 @@ export function buildAnalysis(deps: {
     fetcher,
     extractor,
     embedder,
-    categories: new CategoryModel(embedder),
+    categories: new CategoryModel(categoryEmbedder),
     llm: llmFrom(config),
-    llmPolicy: { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 },
+    llmPolicy: policyFrom(config),
     repo: new AnalysisRepository(database.db, database.engine),
     links: new LinkRepository(database.db, database.engine),
     subscriptions: new SubscriptionRepository(database.db),
@@ -74,14 +118,32 @@ export function buildAnalysis(deps: {
     clock,
     log: app.log,
   });
+  const reembed = new ReembedService({
+    repo: new ReembedRepository(database.db, database.engine),
+    jobs,
+    embedder,
+    clock,
+    log: app.log,
+    nudge: () => runner.nudge(),
+  });
   runner.register(analyzeLinkJob(analysis));
+  runner.register(reembedLinksJob(reembed, app.log));
   analysisRoutes(add, analysis);
+  // The start-up check reads every link once at worst: it runs after start-up, not before it.
+  let checking: Promise<unknown> = Promise.resolve();
   if (config.JOBS_ENABLED) {
-    app.addHook('onReady', () => runner.start());
+    app.addHook('onReady', () => {
+      runner.start();
+      checking = reembed.queueIfNeeded().catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not check for links to re-embed');
+      });
+    });
   }
   app.addHook('onClose', async () => {
+    await checking;
     await runner.stop();
     await embedder.close();
+    if (categoryEmbedder !== embedder) await categoryEmbedder.close();
     await extractor.close();
     await fetcher.close();
   });

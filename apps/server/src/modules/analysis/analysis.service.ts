@@ -11,7 +11,7 @@ import { hostTitle } from '../links/url-normalize.js';
 import type { JobRepository } from '../jobs/job.repository.js';
 import type { AnalysisRepository } from './analysis.repository.js';
 import type { CategoryModel } from './category-model.js';
-import type { Embedder } from './embedder.js';
+import { pageText, type Embedder } from './embedder.js';
 import { titleFromUrl, type PageFacts, type WorkerExtractor } from './extractor.js';
 import { FetchError, type PageFetcher } from './fetcher.js';
 import { askWithRetries, type LlmPolicy, type LlmProvider } from './providers/llm.js';
@@ -28,7 +28,9 @@ import {
 export interface AnalysisDeps {
   fetcher: PageFetcher;
   extractor: WorkerExtractor;
+  /** The model of the stored search vectors (shared with search, which embeds queries with it). */
   embedder: Embedder;
+  /** Classifies on vectors of its own model (`categories.embedder`, the offline model). */
   categories: CategoryModel;
   /** Null when AI_PROVIDER=local. */
   llm: LlmProvider | null;
@@ -48,7 +50,9 @@ export interface AnalysisDeps {
 export interface PageAnalysis {
   facts: PageFacts;
   understanding: Understanding;
-  /** Vector of title + description + the first words of the text. */
+  /** What the page's vectors are made of: title. description. text (clipped by the embedder). */
+  embedText: string;
+  /** Vector of `embedText` in the category model's space (also the search vector when the models match). */
   vector: Float32Array;
   /** The page was HTML (false: a PDF, image or other file titled from its URL). */
   html: boolean;
@@ -84,13 +88,24 @@ export class AnalysisService {
     const facts =
       fetched.html !== null ? await this.deps.extractor.extract(fetched.html, fetched.url) : urlOnlyFacts(fetched.url);
     const vocabulary = await this.deps.repo.vocabulary(userId);
-    const [vector] = await this.deps.embedder.embed([
-      [facts.title, facts.description, facts.text].filter(Boolean).join('. '),
-    ]);
+    const embedText = pageText(facts.title, facts.description, facts.text);
+    const [vector] = await this.deps.categories.embedder.embed([embedText]);
     if (!vector) throw new Error('the embedder returned no vector');
     const local = await this.understandLocally(facts, vector, vocabulary);
     const understanding = useLlm && html ? await this.understandWithLlm(url, facts, vocabulary, local) : local;
-    return { facts, understanding, vector, html };
+    return { facts, understanding, embedText, vector, html };
+  }
+
+  /**
+   * The vector stored for search: the category model's own when both are one model (no second
+   * embedding, as without a remote model), otherwise the search model's vector of the same text.
+   */
+  private async searchVector(analysis: PageAnalysis): Promise<Float32Array> {
+    const { embedder, categories } = this.deps;
+    if (embedder.modelId === categories.embedder.modelId) return analysis.vector;
+    const [vector] = await embedder.embed([analysis.embedText]);
+    if (!vector) throw new Error('the embedder returned no vector');
+    return vector;
   }
 
   private async understandLocally(
@@ -173,7 +188,8 @@ export class AnalysisService {
     const link = await this.deps.links.findOwned(userId, linkId);
     if (!link) return; // deleted meanwhile: nothing to do
     const result = await this.analyze(link.url, userId, await this.llmFor(userId));
-    const { facts, understanding, vector } = result;
+    const { facts, understanding } = result;
+    const vector = await this.searchVector(result);
     const now = this.deps.clock.now();
     await this.deps.repo.transaction(async (repo, links) => {
       await links.lockUser(userId);
@@ -202,12 +218,23 @@ export class AnalysisService {
     });
   }
 
-  /** After the last attempt: status `failed`, and a vector of what the user typed so search still finds it. */
+  /**
+   * After the last attempt: status `failed`, and a vector of what the user typed so search still
+   * finds it. The status is set even when the embedding model is down too (a remote one can be):
+   * the link is then re-embedded at the next start-up (reembed-links job).
+   */
   async giveUp(userId: string, linkId: string): Promise<void> {
     const link = await this.deps.links.findOwned(userId, linkId);
     if (!link) return;
-    const [vector] = await this.deps.embedder.embed([[link.title, link.description].filter(Boolean).join('. ')]);
-    if (vector) await this.deps.repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, this.deps.clock.now());
+    try {
+      const [vector] = await this.deps.embedder.embed([pageText(link.title, link.description)]);
+      if (vector) await this.deps.repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, this.deps.clock.now());
+    } catch (error) {
+      this.deps.log.warn(
+        { linkId, model: this.deps.embedder.modelId, error: error instanceof Error ? error.message : String(error) },
+        'could not embed a link whose analysis failed',
+      );
+    }
     await this.deps.repo.setStatus(userId, linkId, 'failed');
   }
 

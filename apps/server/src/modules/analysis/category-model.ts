@@ -124,12 +124,16 @@ interface Anchored {
   vectors: Float32Array[];
 }
 
-/** Nearest category by anchor phrases, over the defaults plus the user's own categories. */
+/**
+ * Nearest category by anchor phrases, over the defaults plus the user's own categories. The anchors
+ * and MIN_SCORE are tuned on USE-lite vectors: build it on the offline model even when a remote
+ * model makes the search vectors, and classify a page vector of `embedder`'s model.
+ */
 export class CategoryModel {
   private defaults: Promise<Anchored[]> | undefined;
   private readonly own = new Map<string, Promise<Float32Array[]>>();
 
-  constructor(private readonly embedder: Embedder) {}
+  constructor(readonly embedder: Embedder) {}
 
   private defaultAnchors(): Promise<Anchored[]> {
     this.defaults ??= (async () => {

@@ -19,6 +19,11 @@ export function clipWords(text: string, words = EMBED_WORDS): string {
   return text.split(/\s+/).filter(Boolean).slice(0, words).join(' ');
 }
 
+/** The text a link's vectors are made of, analysis and re-embedding alike: title. description. text. */
+export function pageText(...parts: (string | null | undefined)[]): string {
+  return parts.filter(Boolean).join('. ');
+}
+
 export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;
   for (const v of vector) sum += v * v;

@@ -4,10 +4,15 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { JobRepository, JobRow } from './job.repository.js';
 
+/** What a run may ask for: to run again soon with a new payload (a long task done in steps). */
+export interface JobContinuation {
+  continueWith: unknown;
+}
+
 /** A job type: its handler and retry policy. Handlers must be idempotent (a job can run twice after a crash). */
 export interface JobHandler {
   type: string;
-  run(payload: unknown, job: JobRow): Promise<void>;
+  run(payload: unknown, job: JobRow): Promise<void | JobContinuation>;
   /** Called once when the last attempt failed. */
   onGiveUp?(payload: unknown, error: unknown): Promise<void>;
   /** False for errors retrying cannot fix (the handler then gives up at once). */
@@ -116,8 +121,9 @@ export class JobRunner {
     try {
       payload = JSON.parse(job.payload) as unknown;
       if (!handler) throw new Error(`no handler for job type ${job.type}`);
-      await handler.run(payload, job);
-      await this.jobs.complete(this.workerId, job.id, this.clock.now());
+      const outcome = await handler.run(payload, job);
+      if (outcome) await this.jobs.continueWith(this.workerId, job.id, outcome.continueWith, this.clock.now());
+      else await this.jobs.complete(this.workerId, job.id, this.clock.now());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryable = handler?.retryable?.(error) ?? true;

@@ -47,6 +47,60 @@ export class JobRepository {
   }
 
   /**
+   * Queues the one job with this id unless it is already queued or running: a job that must exist
+   * at most once (a chain that continues itself). A finished or failed one is queued again with the
+   * new payload. Instances starting together insert one row between them (the primary key decides).
+   * True when this call queued it.
+   */
+  async enqueueOnce(id: string, type: string, payload: unknown, now: number, maxAttempts = 5): Promise<boolean> {
+    const row = { ...newJobRow(type, payload, now, maxAttempts), id };
+    const result = await this.db
+      .insertInto('jobs')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet({
+            type,
+            payload: row.payload,
+            status: 'queued',
+            attempts: 0,
+            max_attempts: maxAttempts,
+            run_at: now,
+            locked_at: null,
+            locked_by: null,
+            last_error: null,
+            updated_at: now,
+          })
+          .where('jobs.status', 'in', ['done', 'failed']),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+
+  /**
+   * A running job that has more to do goes back to the queue with its new payload (a cursor), due at
+   * once, with a fresh budget of attempts: the same row, so a chain never has two live links.
+   */
+  async continueWith(worker: string, id: string, payload: unknown, now: number): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        payload: JSON.stringify(payload),
+        attempts: 0,
+        run_at: now,
+        locked_at: null,
+        locked_by: null,
+        last_error: null,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', worker)
+      .execute();
+  }
+
+  /**
    * Claims up to `limit` due jobs for `worker`. On PostgreSQL the candidate rows are locked with
    * FOR UPDATE SKIP LOCKED, so instances polling at the same moment take different jobs and none
    * runs twice; SQLite has one writer at a time, so the single statement is already exclusive.

@@ -96,11 +96,31 @@ export interface LlmPolicy {
 }
 
 /**
- * Asks the provider with a per-attempt timeout, retrying with exponential backoff on rate limits,
- * server errors, timeouts and unreadable answers. Throws the last error when every attempt failed;
- * the caller falls back to the offline path.
+ * Runs `attempt` with a per-attempt timeout, retrying with exponential backoff on rate limits, server
+ * errors, timeouts and anything else not marked final (`LlmError.retryable === false`). Throws the
+ * last error when every attempt failed. One policy for every remote model: chat and embeddings.
  */
-export async function askWithRetries(
+export async function withRetries<T>(policy: LlmPolicy, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  let lastError: unknown;
+  for (let n = 1; n <= policy.attempts; n++) {
+    try {
+      return await attempt(AbortSignal.timeout(policy.timeoutMs));
+    } catch (error) {
+      lastError = error;
+      if (error instanceof LlmError && !error.retryable) break;
+      if (n < policy.attempts) {
+        await new Promise((resolve) => setTimeout(resolve, policy.backoffBaseMs * 2 ** (n - 1)));
+      }
+    }
+  }
+  throw lastError;
+}
+
+/**
+ * Asks the provider under the retry policy (`withRetries`); unreadable answers are retried too.
+ * Throws the last error when every attempt failed; the caller falls back to the offline path.
+ */
+export function askWithRetries(
   provider: LlmProvider,
   url: string,
   facts: PageFacts,
@@ -108,20 +128,7 @@ export async function askWithRetries(
   policy: LlmPolicy,
 ): Promise<LlmAnswer> {
   const prompt = buildPrompt(url, facts, vocabulary);
-  let lastError: unknown;
-  for (let attempt = 1; attempt <= policy.attempts; attempt++) {
-    try {
-      const text = await provider.complete(SYSTEM_PROMPT, prompt, AbortSignal.timeout(policy.timeoutMs));
-      return parseAnswer(text);
-    } catch (error) {
-      lastError = error;
-      if (error instanceof LlmError && !error.retryable) break;
-      if (attempt < policy.attempts) {
-        await new Promise((resolve) => setTimeout(resolve, policy.backoffBaseMs * 2 ** (attempt - 1)));
-      }
-    }
-  }
-  throw lastError;
+  return withRetries(policy, async (signal) => parseAnswer(await provider.complete(SYSTEM_PROMPT, prompt, signal)));
 }
 
 /** Maps an SDK error status to retryable (429, 5xx, network/timeouts) or not (400, 401, 403, 404). */

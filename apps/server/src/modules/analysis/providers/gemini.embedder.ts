@@ -1,0 +1,52 @@
+import { ApiError, GoogleGenAI } from '@google/genai';
+import { fromStatus, LlmError } from './llm.js';
+import type { EmbeddingApi } from './remote-embedder.js';
+
+/**
+ * Gemini embeddings through `@google/genai`: `models.embedContent` with several contents, which the
+ * SDK sends as one `models/{model}:batchEmbedContents` request. `GEMINI_BASE_URL` points it
+ * elsewhere (tests, proxies). Retries are ours (`withRetries`), so the SDK's own are off.
+ */
+export class GeminiEmbeddingApi implements EmbeddingApi {
+  readonly modelId: string;
+  private readonly client: GoogleGenAI;
+
+  constructor(
+    private readonly options: {
+      apiKey: string;
+      baseUrl?: string | undefined;
+      model: string;
+      dimensions: number;
+      /** Send `outputDimensionality`. */
+      sendDimensions: boolean;
+    },
+  ) {
+    this.modelId = `gemini:${options.model.replace(/^models\//, '')}`;
+    this.client = new GoogleGenAI({
+      apiKey: options.apiKey,
+      httpOptions: { ...(options.baseUrl && { baseUrl: options.baseUrl }), retryOptions: { attempts: 1 } },
+    });
+  }
+
+  get dimensions(): number {
+    return this.options.dimensions;
+  }
+
+  async request(inputs: string[], signal: AbortSignal): Promise<number[][]> {
+    try {
+      const response = await this.client.models.embedContent({
+        model: this.options.model,
+        contents: inputs,
+        config: {
+          abortSignal: signal,
+          ...(this.options.sendDimensions && { outputDimensionality: this.options.dimensions }),
+        },
+      });
+      return (response.embeddings ?? []).map((e) => e.values ?? []);
+    } catch (error) {
+      if (error instanceof LlmError) throw error;
+      if (error instanceof ApiError) throw fromStatus(error.status, error.message);
+      throw new LlmError(error instanceof Error ? error.message : String(error), true);
+    }
+  }
+}

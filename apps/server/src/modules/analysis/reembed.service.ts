@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Clock } from '../../lib/clock.js';
+import type { JobRepository } from '../jobs/job.repository.js';
+import { pageText, type Embedder } from './embedder.js';
+import type { ReembedRepository, VectorModel } from './reembed.repository.js';
+
+/** The one re-embedding job; a fixed id keeps it single across restarts and instances. */
+export const REEMBED_LINKS_JOB = 'reembed-links';
+
+/** Where a re-embedding run is: the model it embeds for, the last link id looked at, counts. */
+export const ReembedPayloadSchema = z.object({
+  model: z.string().min(1),
+  dims: z.number().int().min(1),
+  after: z.string().default(''),
+  done: z.number().int().min(0).default(0),
+  /** Links that needed a vector when the run began (counted by its first step). */
+  total: z.number().int().min(0).optional(),
+});
+export type ReembedPayload = z.infer<typeof ReembedPayloadSchema>;
+
+/** Progress is logged at info level each time this many more links are done (and at both ends). */
+const LOG_EVERY = 1000;
+
+/**
+ * Re-embeds links after the embedding model changed (or whenever links lack a vector of it), in the
+ * background, a batch per job run. Search meanwhile ignores vectors of other models: text-only or
+ * partly semantic answers until the run ends.
+ */
+export class ReembedService {
+  private readonly batch: number;
+  private readonly window: number;
+
+  constructor(
+    private readonly deps: {
+      repo: ReembedRepository;
+      jobs: JobRepository;
+      embedder: Embedder;
+      clock: Clock;
+      log: FastifyBaseLogger;
+      /** Wakes the job worker after an enqueue. */
+      nudge: () => void;
+      /** Links embedded per job run. */
+      batch?: number;
+      /** Links looked at per job run (bounds a run's reads when stale links are sparse). */
+      window?: number;
+    },
+  ) {
+    this.batch = deps.batch ?? 64;
+    this.window = Math.max(deps.window ?? 1000, this.batch);
+  }
+
+  private get current(): VectorModel {
+    return { model: this.deps.embedder.modelId, dims: this.deps.embedder.dimensions };
+  }
+
+  /**
+   * At start-up: queues the re-embedding job when some link lacks a current vector, unless it is
+   * already queued or running (a restart mid-way continues the run it left). True when queued now.
+   */
+  async queueIfNeeded(): Promise<boolean> {
+    const { jobs, repo, clock, log } = this.deps;
+    const current = this.current;
+    const live = await jobs.find(REEMBED_LINKS_JOB);
+    if (live && (live.status === 'queued' || live.status === 'running')) {
+      log.info({ model: current.model }, 're-embedding of links continues');
+      return false;
+    }
+    if (!(await repo.anyStale(current))) return false;
+    const payload: ReembedPayload = { ...current, after: '', done: 0 };
+    const queued = await jobs.enqueueOnce(REEMBED_LINKS_JOB, REEMBED_LINKS_JOB, payload, clock.now());
+    if (queued) {
+      log.info(
+        { model: current.model },
+        'links lack vectors of the embedding model: re-embedding them in the background',
+      );
+      this.deps.nudge();
+    }
+    return queued;
+  }
+
+  /** One step: embeds up to `batch` stale links after the cursor. Null when the run is over. */
+  async step(payload: ReembedPayload): Promise<ReembedPayload | null> {
+    const { repo, embedder, clock, log } = this.deps;
+    const current = this.current;
+    if (payload.model !== current.model || payload.dims !== current.dims) {
+      // Queued for a model this instance no longer uses: start over for the current one.
+      log.info({ from: payload.model, model: current.model }, 're-embedding restarts for the new embedding model');
+      return { ...current, after: '', done: 0 };
+    }
+    const total = payload.total ?? (await repo.countStale(current));
+    const rows = await repo.window(current, payload.after, this.window);
+    const chosen: string[] = [];
+    let cursor = rows.at(-1)?.id ?? payload.after;
+    for (const row of rows) {
+      if (!row.stale) continue;
+      chosen.push(row.id);
+      if (chosen.length === this.batch) {
+        cursor = row.id;
+        break;
+      }
+    }
+    const finished = rows.length < this.window && chosen.length < this.batch;
+    const links = await repo.texts(chosen);
+    const vectors = await embedder.embed(links.map((l) => pageText(l.title, l.description, l.text)));
+    await repo.save(current, new Map(links.map((l, i) => [l.id, vectors[i]!])), clock.now());
+    const done = payload.done + links.length;
+    const milestone = Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY);
+    if (finished || (links.length > 0 && (payload.done === 0 || milestone))) {
+      log.info(
+        { model: current.model, done, remaining: finished ? 0 : Math.max(total - done, 0) },
+        finished ? 're-embedding of links finished' : 're-embedding links',
+      );
+    }
+    return finished ? null : { ...current, after: cursor, done, total };
+  }
+}
