@@ -198,7 +198,15 @@ async function seedEngine(
   });
   if (engine === 'postgres') {
     const i0 = performance.now();
+    // The per-user word counts (migration 0006) are built once from the result, as the migration does.
+    await sql`alter table link_search disable trigger link_search_words`.execute(seeding.db);
     await sql`select link_search_refresh(id) from links`.execute(seeding.db);
+    await sql`
+      insert into search_words (user_id, word, links)
+      select s.user_id, w, count(*) from link_search s cross join search_words_of(s.words) w group by 1, 2`.execute(
+      seeding.db,
+    );
+    await sql`alter table link_search enable trigger link_search_words`.execute(seeding.db);
     await sql`alter table links enable trigger links_search`.execute(seeding.db);
     await sql`alter table link_tags enable trigger link_tags_search`.execute(seeding.db);
     notes.push(
