@@ -6,6 +6,9 @@ import { renderWithProviders } from '../../test/render';
 import { useVault } from '../../lib/vault';
 import { ChangeMasterPasswordForm, SetupVaultForm, UnlockVaultForm } from './master-password-forms';
 
+/** PBKDF2 at 600,000 iterations takes ~0.5 s here and several seconds on a loaded machine. */
+const DERIVATION = { timeout: 15_000 };
+
 const MASTER = 'purple otter violin';
 let material: VaultKeyMaterial;
 
@@ -71,7 +74,7 @@ describe('set-up form (first use)', () => {
     await userEvent.type(screen.getByLabelText('Confirm master password'), MASTER);
     await userEvent.click(screen.getByRole('checkbox'));
     await userEvent.click(screen.getByRole('button', { name: 'Create Vault' }));
-    await waitFor(() => expect(done).toBe(1));
+    await waitFor(() => expect(done).toBe(1), DERIVATION);
     expect(useVault.getState().status).toBe('unlocked');
     expect(sent.map((s) => s.method)).toEqual(['GET', 'PUT']);
     const put = JSON.parse(sent[1]!.body) as VaultKeyMaterial;
@@ -90,14 +93,14 @@ describe('unlock form', () => {
     const field = screen.getByLabelText<HTMLInputElement>('Master password');
     await userEvent.type(field, 'purple otter viola');
     await userEvent.click(screen.getByRole('button', { name: 'Unlock' }));
-    expect(await screen.findByText('Wrong master password. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('Wrong master password. Please try again.', {}, DERIVATION)).toBeTruthy();
     expect(field.value).toBe('purple otter viola');
     expect(field.getAttribute('aria-invalid')).toBe('true');
     expect(useVault.getState().status).toBe('locked');
 
     await userEvent.clear(field);
     await userEvent.type(field, `${MASTER}{Enter}`);
-    await waitFor(() => expect(useVault.getState().status).toBe('unlocked'));
+    await waitFor(() => expect(useVault.getState().status).toBe('unlocked'), DERIVATION);
     expect(useVault.getState().key).not.toBeNull();
     useVault.getState().lock();
     expect(useVault.getState()).toMatchObject({ status: 'locked', key: null });
@@ -122,7 +125,7 @@ describe('change master password form', () => {
     await userEvent.clear(screen.getByLabelText('Confirm new master password'));
     await userEvent.type(screen.getByLabelText('Confirm new master password'), MASTER);
     await userEvent.click(screen.getByRole('button', { name: 'Change Master Password' }));
-    expect(await screen.findByText('Wrong master password. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('Wrong master password. Please try again.', {}, DERIVATION)).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('New master password').value).toBe(MASTER);
   });
 });
