@@ -139,6 +139,9 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
       NODE_ENV: 'production',
       DATA_DIR: path.join(dir, 'data'),
       BILLING: 'simulated',
+      // No background jobs: seeded links have no vector, and re-embedding them (reembed-links)
+      // would compete with the requests being timed.
+      JOBS_ENABLED: 'false',
       ...(pg && { DATABASE_URL: pg.url }),
     };
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' }, version);

@@ -240,6 +240,9 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
       LOG_LEVEL: 'silent',
       BILLING: 'simulated',
       SEARCH_VECTOR_CACHE_MB: '1024',
+      // No background jobs: most seeded links have no vector, and re-embedding them (reembed-links)
+      // would compete with the requests being timed.
+      JOBS_ENABLED: 'false',
       ...(pg && { DATABASE_URL: pg.url }),
     });
     const open = (onQuery?: QueryRecorder['onQuery']) =>
