@@ -1,5 +1,5 @@
-import { AlertTriangle } from 'lucide-react';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { AlertPanel } from './alert-panel';
 import { Button } from './ui/button';
 
 interface State {
@@ -27,17 +27,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
 
 export function ErrorFallback({ error, onReset }: { error: Error; onReset: () => void }) {
   return (
-    <div
-      role="alert"
-      className="mx-auto my-16 max-w-lg rounded-xl border border-red-200 bg-red-50 p-6 dark:border-red-900 dark:bg-red-950/40"
+    <AlertPanel
+      title="Something went wrong"
+      message="An unexpected error occurred. Please try again or contact support if the problem persists."
     >
-      <div className="flex items-center gap-3">
-        <AlertTriangle className="size-6 text-red-600" aria-hidden />
-        <h2 className="text-lg font-semibold">Something went wrong</h2>
-      </div>
-      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-        An unexpected error occurred. Please try again or contact support if the problem persists.
-      </p>
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium">Error details</summary>
         <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded bg-white p-3 text-xs dark:bg-slate-900">
@@ -47,6 +40,6 @@ export function ErrorFallback({ error, onReset }: { error: Error; onReset: () =>
       <Button className="mt-4" onClick={onReset}>
         Try Again
       </Button>
-    </div>
+    </AlertPanel>
   );
 }

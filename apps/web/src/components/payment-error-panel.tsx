@@ -1,5 +1,6 @@
-import { AlertTriangle, RotateCw } from 'lucide-react';
+import { RotateCw } from 'lucide-react';
 import { Link } from 'react-router';
+import { AlertPanel } from './alert-panel';
 import { Button, buttonClass } from './ui/button';
 
 /** The four payment error panels of spec §8, each with a retry and a way back to the dashboard. */
@@ -21,15 +22,7 @@ export type PaymentErrorKind = keyof typeof PaymentErrorTitles;
 
 export function PaymentErrorPanel({ kind, onRetry }: { kind: PaymentErrorKind; onRetry: () => void }) {
   return (
-    <div
-      role="alert"
-      className="mx-auto my-10 max-w-lg rounded-xl border border-red-200 bg-red-50 p-6 dark:border-red-900 dark:bg-red-950/40"
-    >
-      <div className="flex items-center gap-3">
-        <AlertTriangle className="size-6 shrink-0 text-red-600" aria-hidden />
-        <h2 className="text-lg font-semibold">{PaymentErrorTitles[kind]}</h2>
-      </div>
-      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{PaymentErrorMessages[kind]}</p>
+    <AlertPanel title={PaymentErrorTitles[kind]} message={PaymentErrorMessages[kind]}>
       <div className="mt-4 flex flex-wrap gap-2">
         <Button size="sm" onClick={onRetry}>
           <RotateCw className="size-4" aria-hidden /> Retry
@@ -38,6 +31,6 @@ export function PaymentErrorPanel({ kind, onRetry }: { kind: PaymentErrorKind; o
           Back to Dashboard
         </Link>
       </div>
-    </div>
+    </AlertPanel>
   );
 }
