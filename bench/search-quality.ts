@@ -184,6 +184,7 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       subscriptions: new SubscriptionRepository(db),
       jobs: new JobRepository(db, engine),
       nudge: () => undefined,
+      vectorMissing: () => Promise.resolve(),
       billingMode: config.BILLING,
       clock: systemClock,
       log: app.log,

@@ -157,6 +157,24 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     expect([first?.title, first?.match_type]).toEqual(['Fresh pasta by hand', 'semantic']);
   });
 
+  it('queues re-embedding when a failed analysis leaves a link without a vector', async () => {
+    expect((await reembedJobs()).map((j) => j.status)).toEqual(['done']);
+    double.failing.add('topic-b');
+    const lost = await api.createLink({ body: { url: pages.url('missing'), title: 'Gone page' } });
+    await until('the analysis to give up', async () => {
+      server.clock.advance(10 * 60_000); // past each retry's backoff
+      return (await api.getLink({ params: { id: lost.id } })).analysisStatus === 'failed';
+    });
+    expect((await vectors()).some((v) => v.link_id === lost.id)).toBe(false);
+    // The model is back: the run the failed analysis queued gives the link its vector.
+    double.failing.clear();
+    await until('the link’s vector', async () => {
+      server.clock.advance(60_000);
+      return (await vectors()).some((v) => v.link_id === lost.id && v.model === 'openai:topic-b');
+    });
+    await until('the run to finish', async () => (await reembedJobs())[0]?.status === 'done');
+  });
+
   it('re-embeds a large library in batches of one job, and queues nothing when every vector is current', async () => {
     await server.restart(env('topic-b', { JOBS_ENABLED: 'false', BILLING: 'off' }));
     const { api: bulk } = await server.signUp('bulk');
@@ -167,6 +185,9 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     // Analysed without a vector (their analysis failed while the model was down): not pending.
     const ids = made.map((l) => l.id);
     await server.database.db.updateTable('links').set({ analysis_status: 'failed' }).where('id', 'in', ids).execute();
+    // Written by an install from before re-embedding existed: no finished run is recorded, so the
+    // start-up check reads the links (a failed analysis today queues the run itself).
+    await server.database.db.deleteFrom('jobs').where('id', '=', REEMBED_LINKS_JOB).execute();
     await server.database.db
       .updateTable('jobs')
       .set({ status: 'failed' })
@@ -177,7 +198,8 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     await server.restart(env('topic-b', { BILLING: 'off' }));
     await until('the bulk re-embedding', async () => {
       const [job] = await reembedJobs();
-      return job?.status === 'done' && (await vectors()).length === 73;
+      const stored = new Set((await vectors()).map((v) => v.link_id));
+      return job?.status === 'done' && ids.every((id) => stored.has(id));
     });
     expect(double.requests.map((r) => r.inputs.length)).toEqual([64, 6]);
     expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set(['openai:topic-b']));

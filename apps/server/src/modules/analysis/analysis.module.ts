@@ -35,30 +35,23 @@ export function remoteEmbedderFrom(config: Config): Embedder | null {
   const remote = config.remoteEmbedding;
   if (!remote) return null;
   const { model, dimensions, sendDimensions } = remote;
-  switch (remote.provider) {
-    case 'openai':
-      return new RemoteEmbedder(
-        new OpenAiEmbeddingApi({
+  const api =
+    remote.provider === 'openai'
+      ? new OpenAiEmbeddingApi({
           apiKey: config.OPENAI_API_KEY,
           baseURL: config.OPENAI_BASE_URL,
           model,
           dimensions,
           sendDimensions,
-        }),
-        policyFrom(config),
-      );
-    case 'gemini':
-      return new RemoteEmbedder(
-        new GeminiEmbeddingApi({
+        })
+      : new GeminiEmbeddingApi({
           apiKey: config.GEMINI_API_KEY ?? '',
           baseUrl: config.GEMINI_BASE_URL,
           model,
           dimensions,
           sendDimensions,
-        }),
-        policyFrom(config),
-      );
-  }
+        });
+  return new RemoteEmbedder(api, policyFrom(config));
 }
 
 function llmFrom(config: Config): LlmProvider | null {
@@ -102,6 +95,14 @@ export function buildAnalysis(deps: {
     concurrency: config.JOB_CONCURRENCY,
     lockTimeoutMs: config.JOB_LOCK_TIMEOUT_SECONDS * 1000,
   });
+  const reembed = new ReembedService({
+    repo: new ReembedRepository(database.db, database.engine),
+    jobs,
+    embedder,
+    clock,
+    log: app.log,
+    nudge: () => runner.nudge(),
+  });
   const analysis = new AnalysisService({
     fetcher,
     extractor,
@@ -114,22 +115,16 @@ export function buildAnalysis(deps: {
     subscriptions: new SubscriptionRepository(database.db),
     jobs,
     nudge: () => runner.nudge(),
+    vectorMissing: () => reembed.queue(),
     billingMode: config.BILLING,
     clock,
     log: app.log,
   });
-  const reembed = new ReembedService({
-    repo: new ReembedRepository(database.db, database.engine),
-    jobs,
-    embedder,
-    clock,
-    log: app.log,
-    nudge: () => runner.nudge(),
-  });
   runner.register(analyzeLinkJob(analysis));
   runner.register(reembedLinksJob(reembed, app.log));
   analysisRoutes(add, analysis);
-  // The start-up check reads every link once at worst: it runs after start-up, not before it.
+  // The start-up check reads every link at worst (only when no finished run for this model is
+  // recorded): it runs after start-up, not before it.
   let checking: Promise<unknown> = Promise.resolve();
   if (config.JOBS_ENABLED) {
     app.addHook('onReady', () => {

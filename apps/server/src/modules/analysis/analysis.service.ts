@@ -41,6 +41,8 @@ export interface AnalysisDeps {
   jobs: JobRepository;
   /** Wakes the in-process worker after an enqueue. */
   nudge: () => void;
+  /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
+  vectorMissing: () => Promise<unknown>;
   billingMode: BillingMode;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -221,14 +223,18 @@ export class AnalysisService {
   /**
    * After the last attempt: status `failed`, and a vector of what the user typed so search still
    * finds it. The status is set even when the embedding model is down too (a remote one can be):
-   * the link is then re-embedded at the next start-up (reembed-links job).
+   * the link is then left to the re-embedding job, queued here.
    */
   async giveUp(userId: string, linkId: string): Promise<void> {
     const link = await this.deps.links.findOwned(userId, linkId);
     if (!link) return;
+    let embedded = false;
     try {
       const [vector] = await this.deps.embedder.embed([pageText(link.title, link.description)]);
-      if (vector) await this.deps.repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, this.deps.clock.now());
+      if (vector) {
+        await this.deps.repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, this.deps.clock.now());
+        embedded = true;
+      }
     } catch (error) {
       this.deps.log.warn(
         { linkId, model: this.deps.embedder.modelId, error: error instanceof Error ? error.message : String(error) },
@@ -236,6 +242,7 @@ export class AnalysisService {
       );
     }
     await this.deps.repo.setStatus(userId, linkId, 'failed');
+    if (!embedded) await this.deps.vectorMissing();
   }
 
   /** Queues analysis again for one link (fills what is still empty, refreshes text, summary and vector). */
