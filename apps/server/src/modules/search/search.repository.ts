@@ -125,7 +125,7 @@ export class SearchRepository {
    * one of `initials`. The index's term list below reads the postings of every term it returns,
    * across all users: 27–58 ms per typo search on 1.1M links.
    */
-  async userTerms(userId: string, initials: string[]): Promise<string[]> {
+  private async userTerms(userId: string, initials: string[]): Promise<string[]> {
     const rows = await this.db
       .selectFrom('links as l')
       .select((eb) => [
@@ -155,7 +155,7 @@ export class SearchRepository {
   }
 
   /** SQLite, large library: indexed terms (stems, every user's) that start with one of `initials`. */
-  async indexedTerms(initials: string[]): Promise<string[]> {
+  private async indexedTerms(initials: string[]): Promise<string[]> {
     const ranges = initials.map(
       (c) => sql`select term from link_fts_terms where term >= ${c} and term < ${nextLetter(c)}`,
     );
