@@ -1,8 +1,9 @@
 import type { ApiClient, Link } from '@linkwise/contract';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillLinkWords } from '../src/db/migrations/0007-search-words.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
-import { searchTerms } from '../src/modules/search/text-query.js';
+import { ownerToken, searchTerms } from '../src/modules/search/text-query.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
 
 /**
@@ -59,6 +60,53 @@ describe.each(engines())('text search plans on %s', (engine) => {
     expect((await repo.spellings(userId, ['s'], 1)).filter((w) => w === 'scale')).toEqual([]);
     if (engine === 'sqlite') expect(await repo.spellings(userId, ['s'], 1_000_000)).toContain('scale');
   });
+
+  if (engine === 'sqlite') {
+    it('expands a typed prefix into indexed words: the same links as FTS5’s prefix query, and words the stemmer cut', async () => {
+      const { db } = server.database;
+      const prefixQuery = async (prefix: string) => {
+        const { rows } = await sql<{ id: string }>`select d.link_id as id from link_fts f
+          join search_docs d on d.rowid = f.rowid
+          where link_fts match ${`owner:"${ownerToken(userId)}" AND {title tags url body}:("${prefix}"*)`}`.execute(db);
+        return new Set(rows.map((r) => r.id));
+      };
+      for (const prefix of ['kube', 'kubernete', 'netw', 'deplo', 'mara', 'kitc', 'fres', 'devo']) {
+        const expanded = new Set(await repo.textHits(userId, searchTerms(prefix), null, 100));
+        expect(expanded.size, prefix).toBeGreaterThan(0);
+        expect(expanded, prefix).toEqual(await prefixQuery(prefix));
+      }
+      // "running" is stored as "run": a prefix of the stem never found it.
+      expect(await prefixQuery('runn')).toEqual(new Set());
+      expect(await repo.textHits(userId, searchTerms('runn'), null, 100)).toEqual([links[3]?.id]);
+    });
+
+    it('keeps the indexed words by trigger: every word of titles, tags, URLs, notes and page text', async () => {
+      const { db } = server.database;
+      const link = links[3]!;
+      await ownerApi.updateLink({
+        params: { id: link.id },
+        body: { title: 'Running a trail ultramarathon', tags: ['Ötztal'] },
+      });
+      await sql`insert into page_contents (link_id, text, fetched_at) values (${link.id}, 'Switchbacks and altitude', 0)`.execute(
+        db,
+      );
+      const words = async () => {
+        const { rows } = await sql<{ word: string }>`select word from link_words`.execute(db);
+        return new Set(rows.map((r) => r.word));
+      };
+      const kept = await words();
+      for (const w of ['ultramarathon', 'trail', 'otztal', 'switchbacks', 'altitude', 'kitchen', 'k8s', 'example'])
+        expect(kept, w).toContain(w);
+      expect(await repo.textHits(userId, searchTerms('switchb'), null, 100)).toEqual([link.id]);
+      // The triggers hold what the migration's backfill derives from the index's documents (and, as
+      // the list only grows, the words of the title that was replaced).
+      await sql`delete from link_words`.execute(db);
+      await fillLinkWords(db as Kysely<unknown>);
+      const fresh = await words();
+      expect([...fresh].filter((w) => !kept.has(w))).toEqual([]);
+      expect([...kept].filter((w) => !fresh.has(w))).toEqual(['first', 'marathon', 'your']);
+    });
+  }
 
   if (engine === 'postgres') {
     it('keeps the user’s words in step with edits and deletions', async () => {

@@ -45,17 +45,71 @@ function stemSafePrefixes(word: string): string[] {
   return out;
 }
 
-/** SQLite FTS5 MATCH expression: the owner's token AND every word (or one of its alternatives). */
-export function fts5Match(userId: string, terms: Term[]): string {
-  const parts = terms.map((t) => {
-    const forms = [
-      quoted(t.word) + (t.prefix ? '*' : ''),
-      ...(t.prefix ? stemSafePrefixes(t.word) : []),
-      ...t.alternatives.map((a) => `${quoted(a)}*`),
+/** FTS5's own prefix index answers prefixes of 2 and 3 letters (migration 0004); longer ones are expanded. */
+const EXPAND_FROM = 4;
+/**
+ * A prefix more indexed words start with than this is left to FTS5's prefix merge: the OR of
+ * hundreds of words costs more than the merge it replaces.
+ */
+export const EXPAND_MAX = 200;
+
+/** The string after every string that starts with `prefix` (code-point order, as SQLite compares UTF-8). */
+const afterPrefix = (prefix: string) =>
+  prefix.slice(0, -1) + String.fromCodePoint((prefix.codePointAt(prefix.length - 1) ?? 0) + 1);
+
+/** Parts of an FTS5 query string: literal text, or SQL that yields text. */
+type Piece = string | RawBuilder<string>;
+
+/**
+ * A prefix (`forms`: its FTS5 prefix queries) as SQL that yields an FTS5 expression: the words of
+ * `link_words` (migration 0007) that start with it, OR-ed, which FTS5 intersects with the owner's
+ * entries cheaply, instead of a prefix query, which merges the entries of every term with that prefix
+ * in every user's documents first (30 ms against 4 ms for a 100-link user among 1.1M links). Falls
+ * back to `forms` when no word or too many words start with it, and for non-ASCII words, whose
+ * diacritics the index folds and the query keeps.
+ */
+function prefixPiece(prefix: string, forms: string[]): Piece {
+  const fallback = forms.length === 1 ? forms[0]! : `(${forms.join(' OR ')})`;
+  if (prefix.length < EXPAND_FROM || !/^[a-z0-9]+$/.test(prefix)) return fallback;
+  // Indexed words are unicode61 tokens: letters and digits, never a quote.
+  return sql<string>`(select case when count(*) between 1 and ${EXPAND_MAX}
+      then '(' || group_concat('"' || word || '"', ' OR ') || ')' else ${fallback} end
+    from (select word from link_words where word >= ${prefix} and word < ${afterPrefix(prefix)}
+          limit ${EXPAND_MAX + 1}))`;
+}
+
+/** Concatenates pieces in SQL (`||`). */
+const concat = (pieces: Piece[]): RawBuilder<string> =>
+  sql<string>`(${sql.join(
+    pieces.map((p) => (typeof p === 'string' ? sql`${p}` : p)),
+    sql` || `,
+  )})`;
+
+/** FTS5 columns a query may match: every indexed field, or a subset for ranking tiers. */
+export type FtsColumns = 'title tags url body' | 'title tags' | 'title';
+
+/**
+ * SQLite FTS5 MATCH expression, as SQL that yields the query string: the owner's token AND every
+ * word (or one of its alternatives) in `columns`. The last word, and typo alternatives, match as
+ * prefixes, expanded into the indexed words they start (`prefixPiece`).
+ */
+export function fts5Match(
+  userId: string,
+  terms: Term[],
+  columns: FtsColumns = 'title tags url body',
+): RawBuilder<string> {
+  const pieces: Piece[] = [`owner:${quoted(ownerToken(userId))} AND {${columns}}:(`];
+  terms.forEach((t, i) => {
+    if (i > 0) pieces.push(' AND ');
+    const forms: Piece[] = [
+      t.prefix ? prefixPiece(t.word, [`${quoted(t.word)}*`, ...stemSafePrefixes(t.word)]) : quoted(t.word),
+      ...t.alternatives.map((a) => prefixPiece(a, [`${quoted(a)}*`])),
     ];
-    return forms.length === 1 ? forms[0] : `(${forms.join(' OR ')})`;
+    if (forms.length === 1) pieces.push(forms[0]!);
+    else pieces.push('(', ...forms.flatMap((f, j) => (j === 0 ? [f] : [' OR ', f])), ')');
   });
-  return `owner:${quoted(ownerToken(userId))} AND {title tags url body}:(${parts.join(' AND ')})`;
+  pieces.push(')');
+  return concat(pieces);
 }
 
 /**
