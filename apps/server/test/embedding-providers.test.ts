@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Embedder } from '../src/modules/analysis/embedder.js';
 import { GeminiEmbeddingApi } from '../src/modules/analysis/providers/gemini.embedder.js';
 import { OpenAiEmbeddingApi } from '../src/modules/analysis/providers/openai.embedder.js';
-import { RemoteEmbedder } from '../src/modules/analysis/providers/remote-embedder.js';
+import { QUERY_TIMEOUT_MS, RemoteEmbedder } from '../src/modules/analysis/providers/remote-embedder.js';
 import { EmbeddingDouble } from './embedding-double.js';
 
 const double = new EmbeddingDouble();
@@ -74,8 +74,16 @@ describe.each(providers)('%s embeddings through the official SDK against a local
       expect(request?.path).toMatch(/^\/v1beta\/models\/embed-test:batchEmbedContents/);
       expect(request?.headers['x-goog-api-key']).toBe('gm-embed');
       expect(request?.body.requests).toEqual([
-        { content: { parts: [{ text: 'Fresh pasta by hand' }], role: 'user' }, model: 'models/embed-test' },
-        { content: { parts: [{ text: 'Rover lands on Mars' }], role: 'user' }, model: 'models/embed-test' },
+        {
+          content: { parts: [{ text: 'Fresh pasta by hand' }], role: 'user' },
+          model: 'models/embed-test',
+          taskType: 'RETRIEVAL_DOCUMENT',
+        },
+        {
+          content: { parts: [{ text: 'Rover lands on Mars' }], role: 'user' },
+          model: 'models/embed-test',
+          taskType: 'RETRIEVAL_DOCUMENT',
+        },
       ]);
     }
     expect(norm(pasta)).toBeCloseTo(1, 5);
@@ -132,6 +140,27 @@ describe.each(providers)('%s embeddings through the official SDK against a local
     double.steps = [{ dropOne: true }];
     await expect(make().embed(['pasta', 'mars'])).rejects.toThrow(/1 vectors for 2 texts/);
   });
+
+  it(
+    'gives a search query one attempt, at most QUERY_TIMEOUT_MS: search answers from text meanwhile',
+    async () => {
+      double.steps = [{ status: 500 }];
+      await expect(make().embed(['pasta'], 'query')).rejects.toThrow(/500/);
+      expect(double.requests).toHaveLength(1);
+      double.reset();
+      double.steps = [{ hang: true }];
+      // The analysis policy here allows 3 attempts of 60 s; a query gives up after one of
+      // QUERY_TIMEOUT_MS, well within this test's time limit.
+      await expect(make({ timeoutMs: 60_000 }).embed(['pasta'], 'query')).rejects.toThrow();
+      expect(double.requests).toHaveLength(1);
+      double.reset();
+      await make().embed(['pasta'], 'query');
+      if (name === 'gemini') {
+        expect((double.requests[0]?.body.requests as { taskType?: string }[])[0]?.taskType).toBe('RETRIEVAL_QUERY');
+      }
+    },
+    QUERY_TIMEOUT_MS * 5,
+  );
 
   it('times out a provider that never answers', async () => {
     double.steps = [{ hang: true }];

@@ -1,13 +1,20 @@
 import { USE_LITE_DIMENSIONS, USE_LITE_MODEL_ID } from './use-lite.model.js';
 import { WorkerClient, workerFile } from './worker-client.js';
 
+/**
+ * What a text is embedded for: a stored link (`document`, the default) or a search someone is
+ * waiting on (`query`: a remote model gets one short attempt, and retrieval models that tell the two
+ * apart are told).
+ */
+export type EmbedPurpose = 'document' | 'query';
+
 /** Turns texts into vectors; shared by analysis (page vectors) and search (query vectors). */
 export interface Embedder {
   /** Stored with each vector, so a model change can be detected and re-embedded. */
   readonly modelId: string;
   readonly dimensions: number;
   /** One unit-length vector per text; an empty text gets a zero vector (it matches nothing). */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  embed(texts: string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
 

@@ -169,7 +169,7 @@ export class SearchService {
   /** The query's vector, or null when the model fails: search then answers from text alone. */
   private async embedQuery(embedder: Embedder, text: string): Promise<Float32Array | null> {
     try {
-      const [vector] = await embedder.embed([text]);
+      const [vector] = await embedder.embed([text], 'query');
       // Embedder.embed returns unit-length vectors (its contract): used as they come.
       return vector && vector.length === embedder.dimensions ? vector : null;
     } catch (error) {
