@@ -70,7 +70,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
           where link_fts match ${`owner:"${ownerToken(userId)}" AND {title tags url body}:("${prefix}"*)`}`.execute(db);
         return new Set(rows.map((r) => r.id));
       };
-      for (const prefix of ['kube', 'kubernete', 'netw', 'deplo', 'mara', 'kitc', 'fres', 'devo']) {
+      for (const prefix of ['kube', 'kubernete', 'netw', 'deplo', 'mara', 'kitc', 'fres', 'devo', 'k', 'd', 'r', 'z']) {
         const expanded = new Set(await repo.textHits(userId, searchTerms(prefix), null, 100));
         expect(expanded.size, prefix).toBeGreaterThan(0);
         expect(expanded, prefix).toEqual(await prefixQuery(prefix));

@@ -57,6 +57,10 @@ describe('text query', () => {
     expect(await match('comm')).toBe('("comm"*)');
     // Two or three letters are FTS5's own prefix index; diacritics are folded by the index only.
     expect(await match('de')).toBe('("de"*)');
+    // One letter: the letter as a word, or each two-letter prefix indexed words start with.
+    expect(await match('d')).toBe('(("d" OR "de"*))');
+    expect(await match('o')).toBe('(("o" OR "ow"*))');
+    expect(await match('x')).toBe('(("x"))');
     expect(await match('déploy')).toBe('(("déploy"* OR "déplo"*))');
   });
 });
