@@ -7,6 +7,7 @@
  *   BENCH_KEEP=1 npm run bench:search     # keeps the seeded data (bench/.tmp/search-sqlite-kept, database
  *                                         # linkwise_bench_search_kept) and reuses it on the next run with
  *                                         # BENCH_KEEP=1 and the same sizes; delete them yourself afterwards
+ *   BENCH_ONLY="100 links among 1M" …     # only the scenarios whose name contains the text
  *
  * Seeding reuses the list benchmark's generator (bench/lib/seed.ts); the full-text index is filled
  * by the migration's triggers as rows arrive. Every link of the measured users gets a 512-dimension
@@ -52,6 +53,8 @@ const BIG_LINKS = num('BENCH_BIG_LINKS', 100_000);
 const SAMPLES = num('BENCH_SAMPLES', 300);
 const WARMUP = num('BENCH_WARMUP', 30);
 const KEEP = process.env.BENCH_KEEP === '1';
+/** Runs only the scenarios whose name contains this text (e.g. "100 links among 1M"). */
+const ONLY = process.env.BENCH_ONLY ?? '';
 const DIMS = 512;
 const MODEL = 'bench-fixed-vectors';
 
@@ -144,6 +147,8 @@ const QUERIES = [
   'landing pages',
 ];
 const TYPOS = ['kubernets', 'typscript', 'accesibility', 'obsevability'];
+/** The first keystroke of a next word: a one-letter last word, matched as a prefix. */
+const TYPING = ['react p', 'kubernetes d', 'state m', 'docker c', 'error h', 'typescript t'];
 const TAGS = ['#devops', '#machine learning', '#react', '#security'];
 
 interface Row {
@@ -293,6 +298,7 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const rows: Row[] = [];
     const measure = async (name: string, user: BenchUser, queries: string[]) => {
+      if (ONLY && !name.includes(ONLY)) return;
       const scenario: Scenario = {
         name,
         method: 'GET',
@@ -331,6 +337,8 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     await measure('100 links among 1M, Pro (hybrid)', seeded.smallPro, QUERIES);
     await measure('100 links among 1M, Pro (hybrid): typos', seeded.smallPro, TYPOS);
     await measure('100 links among 1M, Free over limit (text, cutoff)', seeded.smallFree, QUERIES);
+    await measure('100k links, Pro (hybrid): typing, one-letter last word', seeded.big, TYPING);
+    await measure('100 links among 1M, Pro (hybrid): typing, one-letter last word', seeded.smallPro, TYPING);
     await app.close();
     await database.close();
     return { rows, notes };

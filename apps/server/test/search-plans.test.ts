@@ -45,6 +45,31 @@ describe.each(engines())('text search plans on %s', (engine) => {
     expect(new Set(found)).toEqual(new Set([links[0]?.id, links[1]?.id, links[2]?.id]));
   });
 
+  it('answers the same best `limit` in both plans when the matches outnumber it', async () => {
+    // Matches in the title, in the tags and elsewhere, interleaved in time: the large-library plan
+    // on SQLite keeps only the newest `limit` of each tier before merging them.
+    const { api, userId: tiersUser } = await server.signUp('tiers');
+    const fields = [
+      { title: 'Glacier walk' },
+      { title: 'Notes', tags: ['glacier'] },
+      { title: 'Alps', notes: 'a glacier on the way' },
+      { title: 'Ice', description: 'glacier tongues' },
+    ];
+    await seed(
+      server,
+      api,
+      Array.from({ length: 24 }, (_, i) => ({ url: `https://tiers.example/${i}`, ...fields[(i * 7) % 4]! })),
+    );
+    for (const limit of [1, 2, 3, 5, 6, 7, 11, 13, 24, 30]) {
+      for (const query of ['glacier', 'glac']) {
+        const small = await repo.textHits(tiersUser, searchTerms(query), null, limit, 1);
+        const large = await repo.textHits(tiersUser, searchTerms(query), null, limit, 1_000_000);
+        expect(large, `${query} ${limit}`).toEqual(small);
+        expect(small).toHaveLength(Math.min(limit, 24));
+      }
+    }
+  });
+
   it('applies the downgrade cutoff in both plans', async () => {
     const cutoff = { createdAt: Date.parse(links[1]?.createdAt ?? ''), id: links[1]?.id ?? '' };
     for (const userLinks of [1, 1_000_000]) {

@@ -36,12 +36,13 @@ const quoted = (w: string) => `"${w}"`;
 /**
  * FTS5 stems a prefix before matching it, and a stemmed prefix need not be a prefix of the stemmed
  * word: "deploy" becomes "deploi" while "deployments" is stored as "deploy". Half-typed words of 6+
- * letters therefore also match with their last one or two letters dropped (at least 5 kept).
+ * letters therefore also match with their last one or two letters dropped (at least 5 kept). Where
+ * prefixes are expanded into words (`prefixPiece`) the shortened forms are too: a misspelt last word
+ * ("kubernets") then still finds what its shortened form starts ("kubernetes").
  */
-function stemSafePrefixes(word: string): string[] {
+function stemSafeCuts(word: string): string[] {
   const out: string[] = [];
-  for (let cut = word.length - 1; cut >= Math.max(5, word.length - 2); cut--)
-    out.push(`${quoted(word.slice(0, cut))}*`);
+  for (let cut = word.length - 1; cut >= Math.max(5, word.length - 2); cut--) out.push(word.slice(0, cut));
   return out;
 }
 
@@ -60,24 +61,51 @@ const afterPrefix = (prefix: string) =>
 /** Parts of an FTS5 query string: literal text, or SQL that yields text. */
 type Piece = string | RawBuilder<string>;
 
+/** Concatenates pieces in SQL (`||`). */
+const concat = (pieces: Piece[]): RawBuilder<string> =>
+  sql<string>`(${sql.join(
+    pieces.map((p) => (typeof p === 'string' ? sql`${p}` : p)),
+    sql` || `,
+  )})`;
+
+/** Whether `prefixPiece` expands this prefix into words (ASCII letters and digits, 4 or more). */
+const expandable = (prefix: string) => prefix.length >= EXPAND_FROM && /^[a-z0-9]+$/.test(prefix);
+
 /**
- * A prefix (`forms`: its FTS5 prefix queries) as SQL that yields an FTS5 expression: the words of
- * `link_words` (migration 0007) that start with it, OR-ed, which FTS5 intersects with the owner's
- * entries cheaply, instead of a prefix query, which merges the entries of every term with that prefix
- * in every user's documents first (30 ms against 4 ms for a 100-link user among 1.1M links). Falls
- * back to `forms` when no word or too many words start with it, and for non-ASCII words, whose
- * diacritics the index folds and the query keeps.
+ * A prefix as SQL that yields an FTS5 expression: the words of `link_words` (migration 0007) that
+ * start with it, OR-ed, which FTS5 intersects with the owner's entries cheaply, instead of a prefix
+ * query, which merges the entries of every term with that prefix in every user's documents first
+ * (30 ms against 4 ms for a 100-link user among 1.1M links). When no word starts with it, `none`
+ * (by default the prefix as a word: one entry lookup, where a misspelt last word cost 40–60 ms as a
+ * prefix query). FTS5's prefix query for two or three letters (its prefix index), when too many
+ * words start with it, and for non-ASCII words, whose diacritics the index folds and the query keeps.
  */
-function prefixPiece(prefix: string, forms: string[]): Piece {
-  const fallback = forms.length === 1 ? forms[0]! : `(${forms.join(' OR ')})`;
-  if (!/^[a-z0-9]+$/.test(prefix)) return fallback;
-  if (prefix.length === 1) return initialPiece(prefix);
-  if (prefix.length < EXPAND_FROM) return fallback;
+function prefixPiece(prefix: string, none: Piece = quoted(prefix)): Piece {
+  const prefixQuery = `${quoted(prefix)}*`;
+  if (prefix.length === 1 && /^[a-z0-9]$/.test(prefix)) return initialPiece(prefix);
+  if (!expandable(prefix)) return prefixQuery;
   // Indexed words are unicode61 tokens: letters and digits, never a quote.
-  return sql<string>`(select case when count(*) between 1 and ${EXPAND_MAX}
-      then '(' || group_concat('"' || word || '"', ' OR ') || ')' else ${fallback} end
+  return sql<string>`(select case when count(*) = 0 then ${none}
+      when count(*) <= ${EXPAND_MAX} then '(' || group_concat('"' || word || '"', ' OR ') || ')'
+      else ${prefixQuery} end
     from (select word from link_words where word >= ${prefix} and word < ${afterPrefix(prefix)}
           limit ${EXPAND_MAX + 1}))`;
+}
+
+/** Pieces joined with ` OR ` in parentheses (or the one piece alone). */
+const anyOf = (pieces: Piece[]): Piece[] =>
+  pieces.length === 1 ? pieces : ['(', ...pieces.flatMap((f, j) => (j === 0 ? [f] : [' OR ', f])), ')'];
+
+/**
+ * The last word as FTS5 expression pieces: a prefix, and its stem-safe shortened forms. An expanded
+ * word needs them only when no indexed word starts with it (they would repeat its words, and each
+ * repeat is one more entry list to walk); a prefix query needs them always.
+ */
+function lastWordPieces(word: string): Piece[] {
+  const cuts = stemSafeCuts(word);
+  if (cuts.length === 0) return [prefixPiece(word)];
+  if (expandable(word)) return [prefixPiece(word, concat(anyOf([quoted(word), ...cuts.map((c) => prefixPiece(c))])))];
+  return [prefixPiece(word), ...cuts.map((c) => prefixPiece(c))];
 }
 
 /**
@@ -102,13 +130,6 @@ function initialPiece(letter: string): RawBuilder<string> {
     from (select ${quoted(letter)} as f union all select '"' || x || '"*' from p where x is not null))`;
 }
 
-/** Concatenates pieces in SQL (`||`). */
-const concat = (pieces: Piece[]): RawBuilder<string> =>
-  sql<string>`(${sql.join(
-    pieces.map((p) => (typeof p === 'string' ? sql`${p}` : p)),
-    sql` || `,
-  )})`;
-
 /** FTS5 columns a query may match: every indexed field, or a subset for ranking tiers. */
 export type FtsColumns = 'title tags url body' | 'title tags' | 'title';
 
@@ -126,11 +147,10 @@ export function fts5Match(
   terms.forEach((t, i) => {
     if (i > 0) pieces.push(' AND ');
     const forms: Piece[] = [
-      t.prefix ? prefixPiece(t.word, [`${quoted(t.word)}*`, ...stemSafePrefixes(t.word)]) : quoted(t.word),
-      ...t.alternatives.map((a) => prefixPiece(a, [`${quoted(a)}*`])),
+      ...(t.prefix ? lastWordPieces(t.word) : [quoted(t.word)]),
+      ...t.alternatives.map((a) => prefixPiece(a)),
     ];
-    if (forms.length === 1) pieces.push(forms[0]!);
-    else pieces.push('(', ...forms.flatMap((f, j) => (j === 0 ? [f] : [' OR ', f])), ')');
+    pieces.push(...anyOf(forms));
   });
   pieces.push(')');
   return concat(pieces);

@@ -5,25 +5,35 @@
  */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return Infinity;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const width = b.length + 1;
+  if (scratch.length < 3 * width) scratch = new Int32Array(6 * width);
+  // Three rows in one reused buffer: two back (for swaps), one back, and the current one.
+  let prev2 = 0;
+  let prev = width;
+  let row = 2 * width;
+  for (let j = 0; j < width; j++) scratch[prev + j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    scratch[row] = i;
     let best = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
-      row.push(d);
-      best = Math.min(best, d);
+      const bj = b.charCodeAt(j - 1);
+      let d = Math.min(scratch[prev + j]! + 1, scratch[row + j - 1]! + 1, scratch[prev + j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+        d = Math.min(d, scratch[prev2 + j - 2]! + 1);
+      }
+      scratch[row + j] = d;
+      if (d < best) best = d;
     }
     if (best > max) return Infinity;
-    prev2 = prev;
-    prev = row;
+    [prev2, prev, row] = [prev, row, prev2];
   }
-  const d = prev[b.length]!;
+  const d = scratch[prev + b.length]!;
   return d > max ? Infinity : d;
 }
+
+/** Rows for `editDistance`, grown as needed and reused: it runs for thousands of words per typo. */
+let scratch = new Int32Array(192);
 
 /** Edits forgiven in a word: none under 4 letters (too many near neighbours), 1 up to 7, then 2. */
 export function allowedEdits(word: string): number {
@@ -39,14 +49,20 @@ export function allowedEdits(word: string): number {
 export function closeTerms(word: string, indexed: readonly string[], max = 3): string[] {
   const allowed = allowedEdits(word);
   if (allowed === 0) return [];
+  const shortest = Math.max(3, word.length - 3);
+  const cuts: string[] = [];
+  for (let cut = shortest; cut <= word.length; cut++) cuts.push(word.slice(0, cut));
+  // No term outside these lengths can be within reach of the word or of one of its cuts.
+  const minLength = Math.max(3, shortest - 1);
+  const maxLength = word.length + allowed;
   const scored: { term: string; d: number }[] = [];
   for (const term of indexed) {
-    if (term === word || term.length < 3) continue;
+    if (term === word || term.length < minLength || term.length > maxLength) continue;
     let best = Infinity;
-    for (let cut = Math.max(3, word.length - 3); cut <= word.length; cut++) {
+    for (const cut of cuts) {
       // The whole word against the term; a shortened word only against a stem of about its length.
-      if (cut < word.length && Math.abs(cut - term.length) > 1) continue;
-      best = Math.min(best, editDistance(word.slice(0, cut), term, allowed));
+      if (cut.length < word.length && Math.abs(cut.length - term.length) > 1) continue;
+      best = Math.min(best, editDistance(cut, term, allowed));
     }
     if (best <= allowed) scored.push({ term, d: best });
   }
