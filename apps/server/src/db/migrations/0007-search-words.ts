@@ -34,11 +34,14 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`create virtual table link_words_scratch_terms using fts5vocab(link_words_scratch, 'row')`.execute(db);
 
+  // Not `insert or ignore`: a trigger's conflict clause yields to the firing statement's, so an
+  // upsert of page text (`on conflict … do update`) turned a known word into a constraint error.
   const addWords = (text: string) =>
     sql.raw(`
       insert into link_words_scratch(link_words_scratch) values ('delete-all');
       insert into link_words_scratch(rowid, text) values (1, ${text});
-      insert or ignore into link_words(word) select term from link_words_scratch_terms;`);
+      insert into link_words(word) select term from link_words_scratch_terms
+        where not exists (select 1 from link_words w where w.word = term);`);
   const linkText = `new.title || ' ' || new.url || ' ' || new.description || ' ' ||
     coalesce(new.ai_description, '') || ' ' || coalesce(new.category, '') || ' ' || new.notes`;
 
