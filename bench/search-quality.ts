@@ -37,7 +37,6 @@ import { CategoryModel } from '../apps/server/src/modules/analysis/category-mode
 import type { Embedder } from '../apps/server/src/modules/analysis/embedder.js';
 import { WorkerExtractor } from '../apps/server/src/modules/analysis/extractor.js';
 import type { FetchedPage, PageFetcher } from '../apps/server/src/modules/analysis/fetcher.js';
-import { JobRepository } from '../apps/server/src/modules/jobs/job.repository.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { systemClock } from '../apps/server/src/lib/clock.js';
 import { CORPUS_DIR, documentOf, loadCorpus, sharedWords, STOP, type CorpusPage } from './lib/corpus.js';
@@ -182,7 +181,6 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       repo: new AnalysisRepository(db, engine),
       links: new LinkRepository(db, engine),
       subscriptions: new SubscriptionRepository(db),
-      jobs: new JobRepository(db, engine),
       nudge: () => undefined,
       vectorMissing: () => Promise.resolve(),
       billingMode: config.BILLING,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Messages, type Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, serveCorpus } from './corpus.js';
+import { ANALYZE_LINK_JOB } from '../src/modules/links/link.service.js';
 import { engines, failure, startServer, type TestServer } from './harness.js';
 
 const corpus = loadCorpus();
@@ -220,5 +221,45 @@ describe.each(engines())('link analysis address checks on %s', (engine) => {
     // Another user is not affected.
     const other = await server.signUp();
     expect((await failure(other.api.analyzeLink({ body: { url: 'http://127.0.0.1:9/' } }))).status).toBe(422);
+  });
+});
+
+describe.each(engines())('re-analysis queue on %s', (engine) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(engine); // jobs stay queued: no worker runs them
+  });
+  afterAll(() => server.close());
+
+  it('queues one job per link however often re-analysis is asked for; a finished job does not count', async () => {
+    const { api } = await server.signUp();
+    const a = await api.createLink({ body: { url: 'https://queue.example/a' } });
+    const b = await api.createLink({ body: { url: 'https://queue.example/b' } });
+    const queued = async (linkId: string) => {
+      const rows = await server.database.db
+        .selectFrom('jobs')
+        .select('payload')
+        .where('type', '=', ANALYZE_LINK_JOB)
+        .where('status', '=', 'queued')
+        .execute();
+      return rows.filter((r) => (JSON.parse(r.payload) as { linkId: string }).linkId === linkId).length;
+    };
+    expect([await queued(a.id), await queued(b.id)]).toEqual([1, 1]);
+    expect(await api.reanalyzeLinks()).toEqual({ success: true, data: { queued: 2 } });
+    expect(await api.reanalyzeLinks()).toEqual({ success: true, data: { queued: 2 } });
+    expect(await api.reanalyzeLink({ params: { id: a.id } })).toEqual({ success: true, data: { queued: 1 } });
+    expect([await queued(a.id), await queued(b.id)]).toEqual([1, 1]);
+    // Once a's job has run, asking again queues a new one.
+    await server.database.db
+      .updateTable('jobs')
+      .set({ status: 'done' })
+      .where('type', '=', ANALYZE_LINK_JOB)
+      .where('payload', 'like', `%${a.id}%`)
+      .execute();
+    expect(await queued(a.id)).toBe(0);
+    await api.reanalyzeLink({ params: { id: a.id } });
+    expect([await queued(a.id), await queued(b.id)]).toEqual([1, 1]);
+    expect((await api.getLink({ params: { id: a.id } })).analysisStatus).toBe('pending');
   });
 });

@@ -113,7 +113,6 @@ export function buildAnalysis(deps: {
     repo: new AnalysisRepository(database.db, database.engine),
     links: new LinkRepository(database.db, database.engine),
     subscriptions: new SubscriptionRepository(database.db),
-    jobs,
     nudge: () => runner.nudge(),
     vectorMissing: () => reembed.queue(),
     billingMode: config.BILLING,

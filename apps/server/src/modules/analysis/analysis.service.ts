@@ -8,7 +8,6 @@ import type { SubscriptionRepository } from '../billing/subscription.repository.
 import type { LinkRepository } from '../links/link.repository.js';
 import { ANALYZE_LINK_JOB } from '../links/link.service.js';
 import { hostTitle } from '../links/url-normalize.js';
-import type { JobRepository } from '../jobs/job.repository.js';
 import type { AnalysisRepository } from './analysis.repository.js';
 import type { CategoryModel } from './category-model.js';
 import { pageText, type Embedder } from './embedder.js';
@@ -38,7 +37,6 @@ export interface AnalysisDeps {
   repo: AnalysisRepository;
   links: LinkRepository;
   subscriptions: SubscriptionRepository;
-  jobs: JobRepository;
   /** Wakes the in-process worker after an enqueue. */
   nudge: () => void;
   /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
@@ -256,14 +254,9 @@ export class AnalysisService {
     return this.queue(actor.userId, await this.deps.repo.linkIds(actor.userId));
   }
 
+  /** `queued`: the links now waiting for analysis, counting those that already were. */
   private async queue(userId: string, linkIds: string[]): Promise<{ queued: number }> {
-    const now = this.deps.clock.now();
-    await this.deps.repo.markPending(userId, linkIds);
-    await this.deps.jobs.enqueueMany(
-      ANALYZE_LINK_JOB,
-      linkIds.map((linkId) => ({ linkId, userId })),
-      now,
-    );
+    await this.deps.repo.queueAnalysis(userId, linkIds, ANALYZE_LINK_JOB, this.deps.clock.now());
     this.deps.nudge();
     return { queued: linkIds.length };
   }
