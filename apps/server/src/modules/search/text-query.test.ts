@@ -53,7 +53,7 @@ describe('text query', () => {
     expect(await match('deploym')).toBe('(("deployment" OR "deployments"))');
     // No indexed word starts with it: the word itself (one lookup) or what its shortened forms start.
     const deploy = '("deploy" OR "deployed" OR "deployment" OR "deployments")';
-    expect(await match('deployx')).toBe(`(("deployx" OR ${deploy} OR ${deploy}))`);
+    expect(await match('deployx')).toBe(`(("deployx" OR ${deploy}))`);
     expect(await match('zzzz')).toBe('("zzzz")');
     // Too many words start with it: left to FTS5.
     expect(await match('comm')).toBe('("comm"*)');

@@ -99,12 +99,13 @@ const anyOf = (pieces: Piece[]): Piece[] =>
 /**
  * The last word as FTS5 expression pieces: a prefix, and its stem-safe shortened forms. An expanded
  * word needs them only when no indexed word starts with it (they would repeat its words, and each
- * repeat is one more entry list to walk); a prefix query needs them always.
+ * repeat is one more entry list to walk), and then only the shortest, whose words include the
+ * others'; a prefix query needs them all, since the stemmer changes each differently.
  */
 function lastWordPieces(word: string): Piece[] {
   const cuts = stemSafeCuts(word);
   if (cuts.length === 0) return [prefixPiece(word)];
-  if (expandable(word)) return [prefixPiece(word, concat(anyOf([quoted(word), ...cuts.map((c) => prefixPiece(c))])))];
+  if (expandable(word)) return [prefixPiece(word, concat(anyOf([quoted(word), prefixPiece(cuts.at(-1)!)])))];
   return [prefixPiece(word), ...cuts.map((c) => prefixPiece(c))];
 }
 
