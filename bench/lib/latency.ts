@@ -36,10 +36,8 @@ export class QueryRecorder {
 export function classify(sqlText: string): string {
   const s = sqlText.toLowerCase().replace(/\s+/g, ' ');
   // Search statements (bench/search.bench.ts).
-  if (s.includes('link_fts_terms') || s.includes('from search_words')) return 'typo terms';
+  if (s.includes('from search_words')) return 'typo terms';
   if (s.includes('from link_words') && !s.includes('link_fts')) return 'typo terms';
-  if (s.includes('word_similarity')) return 'fuzzy hits';
-  if (s.includes('set local pg_trgm')) return 'fuzzy setup';
   if (s.includes('from link_fts') || s.includes('from link_search')) return 'text hits';
   if (s.includes('"search_version"')) return 'search version';
   if (s.includes('from "embeddings"')) return 'load vectors';

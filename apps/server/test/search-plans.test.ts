@@ -78,7 +78,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
     }
   });
 
-  it('takes spellings for typos from the user’s own words (and, on SQLite past the small-library size, the index’s term list)', async () => {
+  it('takes spellings for typos from the user’s own words (and, on SQLite past the small-library size, every user’s indexed words)', async () => {
     const own = await repo.spellings(userId, ['k', 'd', 'z'], 1);
     expect(own).toEqual(expect.arrayContaining(['kubernetes', 'kitchen', 'deploying', 'devops', 'downtime', 'zero']));
     // Another user's title words are never offered from the user's own words.

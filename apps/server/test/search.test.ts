@@ -102,13 +102,11 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
       expect(await titles(api, { query: 'pasta' })).toEqual(['Fresh pasta', 'Notes']);
       // A tag match ranks above the older body match too (SQLite: below the title match, which is
       // its own tier; PostgreSQL weighs titles and tags alike).
-      await seed(server, api, [{ url: 'https://rank.example/2', title: 'Shapes', tags: ['pasta'] }]);
+      const [shapes] = await seed(server, api, [{ url: 'https://rank.example/2', title: 'Shapes', tags: ['pasta'] }]);
       const ranked = await titles(api, { query: 'pasta' });
       expect(ranked.at(-1)).toBe('Notes');
       if (engine === 'sqlite') expect(ranked).toEqual(['Fresh pasta', 'Shapes', 'Notes']);
-      await api.deleteLink({
-        params: { id: (await api.search({ query: { query: 'shapes' } })).data.find((l) => l.title === 'Shapes')!.id },
-      });
+      await api.deleteLink({ params: { id: shapes!.id } });
     });
 
     it('#tag searches that tag exactly and case-insensitively, multi-word tags included', async () => {

@@ -63,6 +63,9 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
   }
 
   await fillLinkWords(db);
+  // The index's own term list (migration 0004) was read only for typo spellings, which now come
+  // from `link_words`.
+  await sql`drop table link_fts_terms`.execute(db);
 }
 
 /**

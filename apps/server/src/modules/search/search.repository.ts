@@ -2,7 +2,15 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
 import { withinCutoff, type Cutoff } from '../links/link.repository.js';
-import { fts5Match, ownerToken, tagMatches, tsQueryText, type FtsColumns, type Term } from './text-query.js';
+import {
+  afterPrefix,
+  fts5Match,
+  ownerToken,
+  tagMatches,
+  tsQueryText,
+  type FtsColumns,
+  type Term,
+} from './text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
 
 /**
@@ -21,9 +29,6 @@ const SEARCH_WORK_MEM = '32MB';
  * SQLite ranks every match rather than walking each tier newest first.
  */
 export const PER_USER_SCAN_MAX = 5000;
-
-/** The code point after `c`'s: `[c, nextLetter(c))` holds every word starting with `c`. */
-const nextLetter = (c: string) => String.fromCodePoint((c.codePointAt(0) ?? 0) + 1);
 
 /** The search index and the vector store. The only place search SQL lives. */
 export class SearchRepository {
@@ -136,7 +141,7 @@ export class SearchRepository {
   }
 
   private async storedWords(userId: string, initials: string[]): Promise<string[]> {
-    const ranges = initials.map((c) => sql`(word >= ${c} and word < ${nextLetter(c)})`);
+    const ranges = initials.map((c) => sql`(word >= ${c} and word < ${afterPrefix(c)})`);
     const { rows } = await sql<{ word: string }>`
       select word from search_words where user_id = ${userId} and (${sql.join(ranges, sql` or `)})`.execute(this.db);
     // Words are split on non-alphanumerics by the database; keep only what the query syntax allows.
@@ -184,7 +189,7 @@ export class SearchRepository {
    */
   private async indexedTerms(initials: string[]): Promise<string[]> {
     const ranges = initials.map(
-      (c) => sql`select word from link_words where word >= ${c} and word < ${nextLetter(c)} and length(word) >= 3`,
+      (c) => sql`select word from link_words where word >= ${c} and word < ${afterPrefix(c)} and length(word) >= 3`,
     );
     const { rows } = await sql<{ word: string }>`${sql.join(ranges, sql` union all `)}`.execute(this.db);
     return rows.map((r) => r.word);

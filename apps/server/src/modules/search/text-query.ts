@@ -54,8 +54,11 @@ const EXPAND_FROM = 4;
  */
 export const EXPAND_MAX = 200;
 
-/** The string after every string that starts with `prefix` (code-point order, as SQLite compares UTF-8). */
-const afterPrefix = (prefix: string) =>
+/**
+ * The string after every string that starts with `prefix` in code-point order (how SQLite compares
+ * UTF-8 text, and PostgreSQL `collate "C"`): `[prefix, afterPrefix(prefix))` holds exactly those.
+ */
+export const afterPrefix = (prefix: string): string =>
   prefix.slice(0, -1) + String.fromCodePoint((prefix.codePointAt(prefix.length - 1) ?? 0) + 1);
 
 /** Parts of an FTS5 query string: literal text, or SQL that yields text. */
@@ -166,11 +169,7 @@ export function fts5Match(
 export function tsQueryText(terms: Term[]): string {
   return terms
     .map((t) => {
-      const forms = [t.prefix ? `'${t.word}':*` : `'${t.word}'`];
-      if (t.prefix) {
-        for (let cut = t.word.length - 1; cut >= Math.max(5, t.word.length - 2); cut--)
-          forms.push(`'${t.word.slice(0, cut)}':*`);
-      }
+      const forms = t.prefix ? [t.word, ...stemSafeCuts(t.word)].map((w) => `'${w}':*`) : [`'${t.word}'`];
       forms.push(...t.alternatives.map((a) => `'${a}':*`));
       return forms.length === 1 ? forms[0] : `(${forms.join(' | ')})`;
     })
