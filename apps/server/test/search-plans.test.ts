@@ -123,7 +123,17 @@ describe.each(engines())('text search plans on %s', (engine) => {
         return new Set(rows.map((r) => r.word));
       };
       const kept = await words();
-      for (const w of ['ultramarathon', 'trail', 'otztal', 'switchbacks', 'altitude', 'kitchen', 'k8s', 'example'])
+      for (const w of [
+        'ultramarathon',
+        'trail',
+        'otztal',
+        'switchbacks',
+        'altitude',
+        'again',
+        'kitchen',
+        'k8s',
+        'example',
+      ])
         expect(kept, w).toContain(w);
       expect(await repo.textHits(userId, searchTerms('switchb'), null, 100)).toEqual([link.id]);
       // The triggers hold what the migration's backfill derives from the index's documents (and, as

@@ -15,10 +15,11 @@ import type { Engine } from '../database.js';
  * is stored as "deploy") nor stemmed to itself ("deploy" becomes "deploi").
  *
  * The list only grows: a word no document holds any more matches nothing, so removing it would only
- * save space. It is kept by triggers on whatever adds text (a link's own fields, a tag, page text),
- * each passing only its new text through a one-row FTS5 table with the index's tokenizer without
- * stemming (`link_words_scratch`), whose term list is then added, so words are split exactly as the
- * index splits them. That costs ~0.2 ms per write (SQLite here, a 1,500-word text).
+ * save space. It is kept by triggers on whatever adds text (a link's own fields, a new tag, page
+ * text), each passing only its new text through a one-row FTS5 table with the index's tokenizer
+ * without stemming (`link_words_scratch`), whose term list is then added, so words are split exactly
+ * as the index splits them. Measured: +0.2–0.3 ms per saved link, +0.6 ms per 8,000 characters of
+ * page text (bench/RESULTS.md, "Search speed, round 3").
  */
 const PAGE_TEXT_CHARS = 8000;
 
@@ -26,12 +27,15 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'sqlite') await sqlite(db);
 }
 
+/** The index's tokenizer (migration 0004) without its stemmer; positions are not needed. */
+const WORDS_TABLE_OPTIONS = sql.raw(`content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'`);
+
+/** A link's own indexed fields (0004's triggers fire on changes to these). */
+const LINK_FIELDS = ['title', 'url', 'description', 'ai_description', 'category', 'notes'];
+
 async function sqlite(db: Kysely<unknown>): Promise<void> {
   await sql`create table link_words (word text primary key) without rowid`.execute(db);
-  await sql`
-    create virtual table link_words_scratch using fts5(
-      text, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
-    )`.execute(db);
+  await sql`create virtual table link_words_scratch using fts5(text, ${WORDS_TABLE_OPTIONS})`.execute(db);
   await sql`create virtual table link_words_scratch_terms using fts5vocab(link_words_scratch, 'row')`.execute(db);
 
   // Not `insert or ignore`: a trigger's conflict clause yields to the firing statement's, so an
@@ -42,25 +46,29 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
       insert into link_words_scratch(rowid, text) values (1, ${text});
       insert into link_words(word) select term from link_words_scratch_terms
         where not exists (select 1 from link_words w where w.word = term);`);
-  const linkText = `new.title || ' ' || new.url || ' ' || new.description || ' ' ||
-    coalesce(new.ai_description, '') || ' ' || coalesce(new.category, '') || ' ' || new.notes`;
+  const joined = (parts: string[]) => parts.map((p) => `coalesce(${p}, '')`).join(` || ' ' || `);
 
-  await sql`create trigger links_words_insert after insert on links begin ${addWords(linkText)} end`.execute(db);
+  // Only new text is read: a link's changed fields, a new tag's name (tags are never renamed, and the
+  // list only grows, so a tag attached again adds nothing), page text that changed.
   await sql`
-    create trigger links_words_update
-    after update of title, description, ai_description, category, notes, url on links begin
-      ${addWords(linkText)}
+    create trigger links_words_insert after insert on links begin
+      ${addWords(joined(LINK_FIELDS.map((f) => `new.${f}`)))}
     end`.execute(db);
   await sql`
-    create trigger link_tags_words_insert after insert on link_tags begin
-      ${addWords('(select name from tags where id = new.tag_id)')}
+    create trigger links_words_update after update of ${sql.raw(LINK_FIELDS.join(', '))} on links
+    when ${sql.raw(LINK_FIELDS.map((f) => `new.${f} is not old.${f}`).join(' or '))} begin
+      ${addWords(joined(LINK_FIELDS.map((f) => `case when new.${f} is not old.${f} then new.${f} end`)))}
     end`.execute(db);
-  for (const event of ['insert', 'update'] as const) {
-    await sql`
-      create trigger ${sql.raw(`page_contents_words_${event}`)} after ${sql.raw(event)} on page_contents begin
-        ${addWords(`substr(new.text, 1, ${PAGE_TEXT_CHARS})`)}
-      end`.execute(db);
-  }
+  await sql`create trigger tags_words_insert after insert on tags begin ${addWords('new.name')} end`.execute(db);
+  await sql`
+    create trigger page_contents_words_insert after insert on page_contents begin
+      ${addWords(`substr(new.text, 1, ${PAGE_TEXT_CHARS})`)}
+    end`.execute(db);
+  await sql`
+    create trigger page_contents_words_update after update of text on page_contents
+    when new.text is not old.text begin
+      ${addWords(`substr(new.text, 1, ${PAGE_TEXT_CHARS})`)}
+    end`.execute(db);
 
   await fillLinkWords(db);
   // The index's own term list (migration 0004) was read only for typo spellings, which now come
@@ -73,10 +81,7 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
  * index of everything the search index holds. Exported for the test that compares it with the triggers.
  */
 export async function fillLinkWords(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create virtual table temp.link_words_all using fts5(
-      text, content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'
-    )`.execute(db);
+  await sql`create virtual table temp.link_words_all using fts5(text, ${WORDS_TABLE_OPTIONS})`.execute(db);
   await sql`
     insert into temp.link_words_all(rowid, text)
     select rowid, title || ' ' || tags || ' ' || url || ' ' || body from link_fts_source`.execute(db);

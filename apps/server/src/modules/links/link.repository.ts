@@ -227,10 +227,10 @@ export class LinkRepository {
   }
 
   private visible(q: LinksQuery, userId: string, cutoff: Cutoff | null): LinksQuery {
-    return this.withinCutoff(q.where('links.user_id', '=', userId), cutoff);
+    return this.limitToCutoff(q.where('links.user_id', '=', userId), cutoff);
   }
 
-  private withinCutoff(q: LinksQuery, cutoff: Cutoff | null): LinksQuery {
+  private limitToCutoff(q: LinksQuery, cutoff: Cutoff | null): LinksQuery {
     return cutoff ? q.where(withinCutoff(cutoff)) : q;
   }
 
@@ -284,7 +284,7 @@ export class LinkRepository {
   async findVisible(userId: string, cutoff: Cutoff | null, ids: string[]): Promise<LinkRow[]> {
     if (ids.length === 0) return [];
     const owner = this.engine === 'sqlite' ? sql<string>`+links.user_id` : sql<string>`links.user_id`;
-    return this.withinCutoff(this.db.selectFrom('links').where(owner, '=', userId), cutoff)
+    return this.limitToCutoff(this.db.selectFrom('links').where(owner, '=', userId), cutoff)
       .selectAll('links')
       .where('links.id', 'in', ids)
       .execute();

@@ -15,7 +15,7 @@ import type { LinkRow } from '../../db/schema.js';
 import type { Actor } from '../auth/actor.js';
 import { allowance } from '../billing/entitlements.js';
 import type { BillingService } from '../billing/billing.service.js';
-import type { Cutoff, HydratedLink, LinkRepository } from './link.repository.js';
+import { isWithinCutoff, type Cutoff, type HydratedLink, type LinkRepository } from './link.repository.js';
 import { duplicateKey, hostTitle } from './url-normalize.js';
 
 export interface LinkDeps {
@@ -59,9 +59,6 @@ function assertDistinctCredentialIds(credentials: EncryptedCredential[] | undefi
   }
 }
 
-const withinCutoff = (row: LinkRow, cutoff: Cutoff | null) =>
-  !cutoff || row.created_at < cutoff.createdAt || (row.created_at === cutoff.createdAt && row.id <= cutoff.id);
-
 /** Saving, reading, changing and listing links, with ownership and plan rules. */
 export class LinkService {
   constructor(private readonly deps: LinkDeps) {}
@@ -82,7 +79,7 @@ export class LinkService {
   private async viewable(actor: Actor, id: string): Promise<LinkRow> {
     const row = await this.deps.links.findOwned(actor.userId, id);
     if (!row) throw notFound('Link');
-    if (!withinCutoff(row, await this.cutoffFor(actor))) {
+    if (!isWithinCutoff(await this.cutoffFor(actor), row.created_at, row.id)) {
       throw new AppError(
         'PLAN_REQUIRED',
         'This link is beyond your plan’s link limit. Upgrade to Pro to view and edit it again; nothing was deleted.',
