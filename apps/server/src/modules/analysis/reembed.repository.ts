@@ -53,16 +53,6 @@ export class ReembedRepository {
     return row !== undefined;
   }
 
-  async countStale(current: VectorModel): Promise<number> {
-    const row = await this.db
-      .selectFrom('links')
-      .leftJoin('embeddings as e', 'e.link_id', 'links.id')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where((eb) => stale(eb, current))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
   /**
    * The next `window` links by id after `after`, each marked stale or not. A window bounds what one
    * batch reads however sparse the stale links are (a full scan per batch would make a 100k-link

@@ -14,8 +14,6 @@ export const ReembedPayloadSchema = z.object({
   dims: z.number().int().min(1),
   after: z.string().default(''),
   done: z.number().int().min(0).default(0),
-  /** Links that needed a vector when the run began (counted by its first step). */
-  total: z.number().int().min(0).optional(),
 });
 export type ReembedPayload = z.infer<typeof ReembedPayloadSchema>;
 
@@ -106,7 +104,6 @@ export class ReembedService {
       log.info({ from: payload.model, model: current.model }, 're-embedding restarts for the new embedding model');
       return { ...current, after: '', done: 0 };
     }
-    const total = payload.total ?? (await repo.countStale(current));
     const rows = await repo.window(current, payload.after, this.window);
     const chosen: string[] = [];
     let cursor = rows.at(-1)?.id ?? payload.after;
@@ -125,11 +122,8 @@ export class ReembedService {
     const done = payload.done + links.length;
     const milestone = Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY);
     if (finished || (links.length > 0 && (payload.done === 0 || milestone))) {
-      log.info(
-        { model: current.model, done, remaining: finished ? 0 : Math.max(total - done, 0) },
-        finished ? 're-embedding of links finished' : 're-embedding links',
-      );
+      log.info({ model: current.model, done }, finished ? 're-embedding of links finished' : 're-embedding links');
     }
-    return finished ? null : { ...current, after: cursor, done, total };
+    return finished ? null : { ...current, after: cursor, done };
   }
 }

@@ -24,7 +24,7 @@ const KNOWN: Record<EmbeddingProvider, Record<string, KnownModel>> = {
 };
 
 /** Gemini accepts `models/x` as well as `x`. */
-const bare = (model: string) => model.replace(/^models\//, '');
+export const bare = (model: string): string => model.replace(/^models\//, '');
 
 export function knownModel(provider: EmbeddingProvider, model: string): KnownModel | undefined {
   return KNOWN[provider][bare(model)];

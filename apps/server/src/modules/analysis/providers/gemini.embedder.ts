@@ -1,6 +1,7 @@
-import { ApiError, GoogleGenAI } from '@google/genai';
+import type { GoogleGenAI } from '@google/genai';
 import type { EmbedPurpose } from '../embedder.js';
-import { fromStatus, LlmError } from './llm.js';
+import { bare } from './embedding-models.js';
+import { geminiClient, geminiError } from './gemini.provider.js';
 import type { EmbeddingApi } from './remote-embedder.js';
 
 /**
@@ -24,11 +25,8 @@ export class GeminiEmbeddingApi implements EmbeddingApi {
       sendDimensions: boolean;
     },
   ) {
-    this.modelId = `gemini:${options.model.replace(/^models\//, '')}`;
-    this.client = new GoogleGenAI({
-      apiKey: options.apiKey,
-      httpOptions: { ...(options.baseUrl && { baseUrl: options.baseUrl }), retryOptions: { attempts: 1 } },
-    });
+    this.modelId = `gemini:${bare(options.model)}`;
+    this.client = geminiClient(options.apiKey, options.baseUrl);
   }
 
   get dimensions(): number {
@@ -48,9 +46,7 @@ export class GeminiEmbeddingApi implements EmbeddingApi {
       });
       return (response.embeddings ?? []).map((e) => e.values ?? []);
     } catch (error) {
-      if (error instanceof LlmError) throw error;
-      if (error instanceof ApiError) throw fromStatus(error.status, error.message);
-      throw new LlmError(error instanceof Error ? error.message : String(error), true);
+      throw geminiError(error);
     }
   }
 }

@@ -1,5 +1,5 @@
-import OpenAI from 'openai';
-import { fromStatus, LlmError } from './llm.js';
+import type OpenAI from 'openai';
+import { openAiClient, openAiError } from './openai.provider.js';
 import type { EmbeddingApi } from './remote-embedder.js';
 
 /**
@@ -22,8 +22,7 @@ export class OpenAiEmbeddingApi implements EmbeddingApi {
     },
   ) {
     this.modelId = `openai:${options.model}`;
-    // Local servers accept any key; the SDK insists on one being set.
-    this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseURL, maxRetries: 0 });
+    this.client = openAiClient(options.apiKey, options.baseURL);
   }
 
   get dimensions(): number {
@@ -45,9 +44,7 @@ export class OpenAiEmbeddingApi implements EmbeddingApi {
       const byIndex = [...response.data].sort((a, b) => a.index - b.index);
       return byIndex.map((d) => d.embedding);
     } catch (error) {
-      if (error instanceof LlmError) throw error;
-      if (error instanceof OpenAI.APIError) throw fromStatus(error.status as number | undefined, error.message);
-      throw new LlmError(error instanceof Error ? error.message : String(error), true);
+      throw openAiError(error);
     }
   }
 }

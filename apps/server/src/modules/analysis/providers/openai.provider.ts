@@ -2,6 +2,21 @@ import OpenAI from 'openai';
 import { fromStatus, LlmError, type LlmProvider } from './llm.js';
 
 /**
+ * The SDK client every OpenAI-compatible call here uses (chat and embeddings): our retries, not the
+ * SDK's. Local servers (Ollama, LM Studio) accept any key; the SDK insists on one being set.
+ */
+export function openAiClient(apiKey: string | undefined, baseURL: string | undefined): OpenAI {
+  return new OpenAI({ apiKey: apiKey ?? 'not-needed', baseURL, maxRetries: 0 });
+}
+
+/** Any failure of an SDK call as an `LlmError`: HTTP statuses by `fromStatus`, the rest retryable. */
+export function openAiError(error: unknown): LlmError {
+  if (error instanceof LlmError) return error;
+  if (error instanceof OpenAI.APIError) return fromStatus(error.status as number | undefined, error.message);
+  return new LlmError(error instanceof Error ? error.message : String(error), true);
+}
+
+/**
  * Any OpenAI-compatible chat API through the official SDK: OpenAI itself, or Ollama, LM Studio,
  * vLLM and OpenRouter via `OPENAI_BASE_URL`. Retries are ours (one policy for every provider), so
  * the SDK's own are off.
@@ -11,8 +26,7 @@ export class OpenAiProvider implements LlmProvider {
   private readonly client: OpenAI;
 
   constructor(options: { apiKey?: string | undefined; baseURL?: string | undefined; model: string }) {
-    // Local servers (Ollama, LM Studio) accept any key; the SDK insists on one being set.
-    this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseURL, maxRetries: 0 });
+    this.client = openAiClient(options.apiKey, options.baseURL);
     this.model = options.model;
   }
 
@@ -36,9 +50,7 @@ export class OpenAiProvider implements LlmProvider {
       if (!text) throw new LlmError('the provider returned an empty answer', true);
       return text;
     } catch (error) {
-      if (error instanceof LlmError) throw error;
-      if (error instanceof OpenAI.APIError) throw fromStatus(error.status as number | undefined, error.message);
-      throw new LlmError(error instanceof Error ? error.message : String(error), true);
+      throw openAiError(error);
     }
   }
 }
