@@ -28,7 +28,7 @@ const PAGES: Record<string, { title: string; description: string; text: string }
 
 async function servePages(): Promise<{ url: (name: string) => string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    const page = PAGES[(req.url ?? '').slice(1)];
+    const page = PAGES[(req.url ?? '').slice(1).split('?')[0] ?? ''];
     if (!page) {
       res.statusCode = 404;
       return res.end();
@@ -171,6 +171,27 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     await until('the link’s vector', async () => {
       server.clock.advance(60_000);
       return (await vectors()).some((v) => v.link_id === lost.id && v.model === 'openai:topic-b');
+    });
+    await until('the run to finish', async () => (await reembedJobs())[0]?.status === 'done');
+  });
+
+  it('saves an analysis when only the embedding model is down, and the queued run adds the vector', async () => {
+    double.failing.add('topic-b');
+    const saved = await api.createLink({ body: { url: `${pages.url('puppy')}?again=1` } });
+    await until('the analysis', async () => {
+      server.clock.advance(60_000);
+      return (await api.getLink({ params: { id: saved.id } })).analysisStatus !== 'pending';
+    });
+    // Done, not failed: the page was read and its fields kept, only the vector is missing.
+    expect(await api.getLink({ params: { id: saved.id } })).toMatchObject({
+      analysisStatus: 'done',
+      title: 'Training your puppy',
+    });
+    expect((await vectors()).some((v) => v.link_id === saved.id)).toBe(false);
+    double.failing.clear();
+    await until('the link’s vector', async () => {
+      server.clock.advance(60_000);
+      return (await vectors()).some((v) => v.link_id === saved.id && v.model === 'openai:topic-b');
     });
     await until('the run to finish', async () => (await reembedJobs())[0]?.status === 'done');
   });

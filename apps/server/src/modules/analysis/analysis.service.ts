@@ -99,13 +99,24 @@ export class AnalysisService {
   /**
    * The vector stored for search: the category model's own when both are one model (no second
    * embedding, as without a remote model), otherwise the search model's vector of the same text.
+   * Null when a remote model fails: the analysis is saved without it (retrying the job would fetch
+   * the page and ask the LLM again, and after the last attempt lose what they found), and the
+   * re-embedding run gives the link its vector once the model answers.
    */
-  private async searchVector(analysis: PageAnalysis): Promise<Float32Array> {
+  private async searchVector(analysis: PageAnalysis, linkId: string): Promise<Float32Array | null> {
     const { embedder, categories } = this.deps;
     if (embedder.modelId === categories.embedder.modelId) return analysis.vector;
-    const [vector] = await embedder.embed([analysis.embedText]);
-    if (!vector) throw new Error('the embedder returned no vector');
-    return vector;
+    try {
+      const [vector] = await embedder.embed([analysis.embedText]);
+      if (vector) return vector;
+      throw new Error('the embedder returned no vector');
+    } catch (error) {
+      this.deps.log.warn(
+        { linkId, model: embedder.modelId, error: error instanceof Error ? error.message : String(error) },
+        'could not embed an analysed link; saved without a vector for now',
+      );
+      return null;
+    }
   }
 
   private async understandLocally(
@@ -189,7 +200,7 @@ export class AnalysisService {
     if (!link) return; // deleted meanwhile: nothing to do
     const result = await this.analyze(link.url, userId, await this.llmFor(userId));
     const { facts, understanding } = result;
-    const vector = await this.searchVector(result);
+    const vector = await this.searchVector(result, linkId);
     const now = this.deps.clock.now();
     await this.deps.repo.transaction(async (repo, links) => {
       await links.lockUser(userId);
@@ -212,10 +223,11 @@ export class AnalysisService {
         await links.setTags(userId, linkId, understanding.tags, now);
       }
       await repo.savePage(linkId, facts.text, facts.lang, now);
-      await repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, now);
-      // Same commit: a link reads `done` only with its text and vector stored.
+      if (vector) await repo.saveEmbedding(linkId, this.deps.embedder.modelId, vector, now);
+      // Same commit: a link reads `done` only with its text (and vector, when the model answered) stored.
       await repo.setStatus(userId, linkId, 'done');
     });
+    if (!vector) await this.deps.vectorMissing();
   }
 
   /**
