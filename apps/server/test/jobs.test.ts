@@ -77,4 +77,24 @@ describe.each(engines())('job queue on %s', (engine) => {
     expect(await jobs.find('only')).toMatchObject({ status: 'queued', attempts: 0, payload: '{"step":0}' });
     expect(await server.database.db.selectFrom('jobs').select('id').execute()).toEqual([{ id: 'only' }]);
   });
+
+  it('queues many keyed jobs at once, each only where it is not already waiting or running', async () => {
+    await clear();
+    const batch = (step: number) => ['a', 'b', 'c'].map((id) => ({ id, payload: { id, step } }));
+    expect(await jobs.enqueueEachOnce('test', batch(0), now)).toBe(3);
+    const [running] = await jobs.claim('w', 1, now);
+    await jobs.complete('w', running!.id, now + 1);
+    // One finished: only it is queued again, with its new payload; the waiting two keep theirs.
+    expect(await jobs.enqueueEachOnce('test', batch(1), now + 2)).toBe(1);
+    const rows = await server.database.db
+      .selectFrom('jobs')
+      .select(['id', 'status', 'payload'])
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.status, JSON.parse(r.payload).step])).toEqual([
+      ['queued', running!.id === 'a' ? 1 : 0],
+      ['queued', running!.id === 'b' ? 1 : 0],
+      ['queued', running!.id === 'c' ? 1 : 0],
+    ]);
+  });
 });

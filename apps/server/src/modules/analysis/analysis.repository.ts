@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import { newJobRow } from '../jobs/job.repository.js';
+import { JobRepository } from '../jobs/job.repository.js';
 import { LinkRepository } from '../links/link.repository.js';
 
 /** What the background analysis may write; each field is applied only where the user left it empty. */
@@ -126,40 +126,29 @@ export class AnalysisRepository {
   }
 
   /**
-   * Marks the user's links pending and queues one `jobType` job (payload `{ linkId, userId }`) for
-   * each link that has none waiting yet, in one transaction: a second "re-analyse all" while the
-   * first is still queued adds no jobs, and a crash cannot leave links pending with no job to run.
+   * Marks the user's links pending and queues their jobs (`enqueueEachOnce`: a link whose job is
+   * still waiting gets no second one) in one transaction: a crash cannot leave links pending with no
+   * job to run them.
    */
-  async queueAnalysis(userId: string, linkIds: string[], jobType: string, now: number): Promise<void> {
+  async queueAnalysis(
+    userId: string,
+    linkIds: string[],
+    jobType: string,
+    jobId: (linkId: string) => string,
+    now: number,
+  ): Promise<void> {
     if (linkIds.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      const payloadLink =
-        this.engine === 'sqlite'
-          ? sql<string>`json_extract(payload, '$.linkId')`
-          : sql<string>`payload::jsonb ->> 'linkId'`;
-      const waiting = new Set(
-        (
-          await trx
-            .selectFrom('jobs')
-            .select(payloadLink.as('link_id'))
-            .where('status', '=', 'queued')
-            .where('type', '=', jobType)
-            .execute()
-        ).map((r) => r.link_id),
-      );
       for (let i = 0; i < linkIds.length; i += 500) {
-        const chunk = linkIds.slice(i, i + 500);
         await trx
           .updateTable('links')
           .set({ analysis_status: 'pending' })
           .where('user_id', '=', userId)
-          .where('id', 'in', chunk)
+          .where('id', 'in', linkIds.slice(i, i + 500))
           .execute();
-        const jobs = chunk
-          .filter((id) => !waiting.has(id))
-          .map((linkId) => newJobRow(jobType, { linkId, userId }, now));
-        if (jobs.length > 0) await trx.insertInto('jobs').values(jobs).execute();
       }
+      const jobs = linkIds.map((linkId) => ({ id: jobId(linkId), payload: { linkId, userId } }));
+      await new JobRepository(trx, this.engine).enqueueEachOnce(jobType, jobs, now);
     });
   }
 }

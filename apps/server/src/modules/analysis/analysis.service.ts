@@ -6,7 +6,7 @@ import type { Actor } from '../auth/actor.js';
 import { effectiveSubscription, llmAnalysisFor, type BillingMode } from '../billing/entitlements.js';
 import type { SubscriptionRepository } from '../billing/subscription.repository.js';
 import type { LinkRepository } from '../links/link.repository.js';
-import { ANALYZE_LINK_JOB } from '../links/link.service.js';
+import { ANALYZE_LINK_JOB, analyzeJobId } from '../links/link.service.js';
 import { hostTitle } from '../links/url-normalize.js';
 import type { AnalysisRepository } from './analysis.repository.js';
 import type { CategoryModel } from './category-model.js';
@@ -268,7 +268,7 @@ export class AnalysisService {
 
   /** `queued`: the links now waiting for analysis, counting those that already were. */
   private async queue(userId: string, linkIds: string[]): Promise<{ queued: number }> {
-    await this.deps.repo.queueAnalysis(userId, linkIds, ANALYZE_LINK_JOB, this.deps.clock.now());
+    await this.deps.repo.queueAnalysis(userId, linkIds, ANALYZE_LINK_JOB, analyzeJobId, this.deps.clock.now());
     this.deps.nudge();
     return { queued: linkIds.length };
   }

@@ -48,34 +48,48 @@ export class JobRepository {
 
   /**
    * Queues the one job with this id unless it is already queued or running: a job that must exist
-   * at most once (a chain that continues itself). A finished or failed one is queued again with the
-   * new payload. Instances starting together insert one row between them (the primary key decides).
-   * True when this call queued it.
+   * at most once (a chain that continues itself, a link's analysis). A finished or failed one is
+   * queued again with the new payload. Instances starting together insert one row between them (the
+   * primary key decides). True when this call queued it.
    */
   async enqueueOnce(id: string, type: string, payload: unknown, now: number, maxAttempts = 5): Promise<boolean> {
-    const row = { ...newJobRow(type, payload, now, maxAttempts), id };
-    const result = await this.db
-      .insertInto('jobs')
-      .values(row)
-      .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet({
-            type,
-            payload: row.payload,
-            status: 'queued',
-            attempts: 0,
-            max_attempts: maxAttempts,
-            run_at: now,
-            locked_at: null,
-            locked_by: null,
-            last_error: null,
-            updated_at: now,
-          })
-          .where('jobs.status', 'in', ['done', 'failed']),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    return (await this.enqueueEachOnce(type, [{ id, payload }], now, maxAttempts)) === 1;
+  }
+
+  /** `enqueueOnce` for many jobs of one type (one statement per 500): how many were queued now. */
+  async enqueueEachOnce(
+    type: string,
+    jobs: { id: string; payload: unknown }[],
+    now: number,
+    maxAttempts = 5,
+  ): Promise<number> {
+    let queued = 0;
+    for (let i = 0; i < jobs.length; i += 500) {
+      const rows = jobs.slice(i, i + 500).map((j) => ({ ...newJobRow(type, j.payload, now, maxAttempts), id: j.id }));
+      const result = await this.db
+        .insertInto('jobs')
+        .values(rows)
+        .onConflict((oc) =>
+          oc
+            .column('id')
+            .doUpdateSet((eb) => ({
+              type,
+              payload: eb.ref('excluded.payload'),
+              status: 'queued',
+              attempts: 0,
+              max_attempts: maxAttempts,
+              run_at: now,
+              locked_at: null,
+              locked_by: null,
+              last_error: null,
+              updated_at: now,
+            }))
+            .where('jobs.status', 'in', ['done', 'failed']),
+        )
+        .executeTakeFirst();
+      queued += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return queued;
   }
 
   /**

@@ -353,10 +353,10 @@ export class LinkRepository {
   }
 
   /** Queues background work in the same transaction as the write that caused it. */
-  async enqueueJob(type: string, payload: unknown, now: number): Promise<void> {
+  async enqueueJob(id: string, type: string, payload: unknown, now: number): Promise<void> {
     await this.db
       .insertInto('jobs')
-      .values(newJobRow(type, payload, now))
+      .values({ ...newJobRow(type, payload, now), id })
       .execute();
   }
 }

@@ -28,6 +28,8 @@ export interface LinkDeps {
 
 /** The background job that fills in what the user left empty (worker arrives with link intelligence). */
 export const ANALYZE_LINK_JOB = 'analyze-link';
+/** A link's analysis job has a fixed id: asking again while one waits adds nothing (`enqueueOnce`). */
+export const analyzeJobId = (linkId: string): string => `${ANALYZE_LINK_JOB}:${linkId}`;
 
 export function toLink({ row, tags, credentials }: HydratedLink): Link {
   return {
@@ -131,7 +133,7 @@ export class LinkService {
         });
         if (input.tags?.length) await tx.setTags(actor.userId, id, input.tags, now);
         if (input.credentials?.length) await tx.setCredentials(actor.userId, id, input.credentials, now);
-        await tx.enqueueJob(ANALYZE_LINK_JOB, { linkId: id, userId: actor.userId }, now);
+        await tx.enqueueJob(analyzeJobId(id), ANALYZE_LINK_JOB, { linkId: id, userId: actor.userId }, now);
       });
     try {
       await attempt();
