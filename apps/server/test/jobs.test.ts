@@ -91,7 +91,7 @@ describe.each(engines())('job queue on %s', (engine) => {
       .select(['id', 'status', 'payload'])
       .orderBy('id')
       .execute();
-    expect(rows.map((r) => [r.status, JSON.parse(r.payload).step])).toEqual([
+    expect(rows.map((r) => [r.status, (JSON.parse(r.payload) as { step: number }).step])).toEqual([
       ['queued', running!.id === 'a' ? 1 : 0],
       ['queued', running!.id === 'b' ? 1 : 0],
       ['queued', running!.id === 'c' ? 1 : 0],
