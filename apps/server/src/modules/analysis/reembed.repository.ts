@@ -70,14 +70,12 @@ export class ReembedRepository {
           .as('links'),
       )
       .leftJoin('embeddings as e', 'e.link_id', 'links.id')
-      .select(['links.id', 'links.analysis_status', 'e.model', 'e.dims'])
+      // The derived `links` has the columns `stale` reads; its type is narrower than the table's.
+      .select((eb) => ['links.id', sql<number | boolean>`${stale(eb as unknown as Scope, current)}`.as('stale')])
       .orderBy('links.id')
       .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      stale:
-        r.analysis_status !== 'pending' && (r.model === null || r.model !== current.model || r.dims !== current.dims),
-    }));
+    // The same rule as the other queries (SQLite answers 0/1, PostgreSQL a boolean).
+    return rows.map((r) => ({ id: r.id, stale: Boolean(Number(r.stale)) }));
   }
 
   async texts(ids: string[]): Promise<LinkText[]> {

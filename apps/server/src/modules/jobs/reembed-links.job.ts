@@ -9,7 +9,8 @@ import type { JobHandler } from './job-runner.js';
  * continues itself (same row, new cursor) until no link is left.
  *
  * Retry policy: each batch gets up to 5 attempts with the runner's exponential backoff (provider
- * down, rate limited); an answer retrying cannot fix (rejected key, wrong vector size) stops the
+ * down, rate limited), each of them up to 3 requests under the embedder's own policy (so up to 15
+ * in all, spread over minutes); an answer retrying cannot fix (rejected key, wrong vector size) stops the
  * run at once. A stopped run is queued again at the next start-up and begins from the first link;
  * links already re-embedded are skipped, so nothing is embedded twice.
  */
