@@ -157,6 +157,16 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     expect([first?.title, first?.match_type]).toEqual(['Fresh pasta by hand', 'semantic']);
   });
 
+  /** Brings the model back, then waits for the re-embedding run to give the link its vector and end. */
+  const vectorOnceModelIsBack = async (linkId: string) => {
+    double.failing.clear();
+    await until('the link’s vector', async () => {
+      server.clock.advance(60_000);
+      return (await vectors()).some((v) => v.link_id === linkId && v.model === 'openai:topic-b');
+    });
+    await until('the run to finish', async () => (await reembedJobs())[0]?.status === 'done');
+  };
+
   it('queues re-embedding when a failed analysis leaves a link without a vector', async () => {
     expect((await reembedJobs()).map((j) => j.status)).toEqual(['done']);
     double.failing.add('topic-b');
@@ -167,12 +177,7 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     });
     expect((await vectors()).some((v) => v.link_id === lost.id)).toBe(false);
     // The model is back: the run the failed analysis queued gives the link its vector.
-    double.failing.clear();
-    await until('the link’s vector', async () => {
-      server.clock.advance(60_000);
-      return (await vectors()).some((v) => v.link_id === lost.id && v.model === 'openai:topic-b');
-    });
-    await until('the run to finish', async () => (await reembedJobs())[0]?.status === 'done');
+    await vectorOnceModelIsBack(lost.id);
   });
 
   it('saves an analysis when only the embedding model is down, and the queued run adds the vector', async () => {
@@ -188,12 +193,7 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
       title: 'Training your puppy',
     });
     expect((await vectors()).some((v) => v.link_id === saved.id)).toBe(false);
-    double.failing.clear();
-    await until('the link’s vector', async () => {
-      server.clock.advance(60_000);
-      return (await vectors()).some((v) => v.link_id === saved.id && v.model === 'openai:topic-b');
-    });
-    await until('the run to finish', async () => (await reembedJobs())[0]?.status === 'done');
+    await vectorOnceModelIsBack(saved.id);
   });
 
   it('re-embeds a large library in batches of one job, and queues nothing when every vector is current', async () => {
