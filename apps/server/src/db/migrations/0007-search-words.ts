@@ -18,8 +18,8 @@ import type { Engine } from '../database.js';
  * save space. It is kept by triggers on whatever adds text (a link's own fields, a new tag, page
  * text), each passing only its new text through a one-row FTS5 table with the index's tokenizer
  * without stemming (`link_words_scratch`), whose term list is then added, so words are split exactly
- * as the index splits them. Measured: +0.2–0.3 ms per saved link, +0.6 ms per 8,000 characters of
- * page text (bench/RESULTS.md, "Search speed, round 3").
+ * as the index splits them. Measured: +0.06–0.15 ms per saved link, +0.45–0.6 ms per 8,000
+ * characters of page text (bench/RESULTS.md, "Search speed, round 3").
  */
 const PAGE_TEXT_CHARS = 8000;
 
