@@ -55,18 +55,42 @@ describe.each(engines())('text search plans on %s', (engine) => {
       { title: 'Alps', notes: 'a glacier on the way' },
       { title: 'Ice', description: 'glacier tongues' },
     ];
-    await seed(
+    const seeded = await seed(
       server,
       api,
       Array.from({ length: 24 }, (_, i) => ({ url: `https://tiers.example/${i}`, ...fields[(i * 7) % 4]! })),
     );
-    for (const limit of [1, 2, 3, 5, 6, 7, 11, 13, 24, 30]) {
-      for (const query of ['glacier', 'glac']) {
-        const small = await repo.textHits(tiersUser, searchTerms(query), null, limit, 1);
-        const large = await repo.textHits(tiersUser, searchTerms(query), null, limit, 1_000_000);
-        expect(large, `${query} ${limit}`).toEqual(small);
-        expect(small).toHaveLength(Math.min(limit, 24));
+    // PostgreSQL's large-library plan walks only the user's newest rows (`window`) before it turns to
+    // GIN: windows that hold every tier's `limit`, some of them, or none.
+    const windows = engine === 'postgres' ? [1, 3, 8, 17, 4000] : [4000];
+    for (const window of windows) {
+      const windowed = new SearchRepository(server.database.db, engine, window);
+      for (const limit of [1, 2, 3, 5, 6, 7, 11, 13, 24, 30]) {
+        for (const query of ['glacier', 'glac']) {
+          const small = await repo.textHits(tiersUser, searchTerms(query), null, limit, 1);
+          const large = await windowed.textHits(tiersUser, searchTerms(query), null, limit, 1_000_000);
+          expect(large, `${query} limit ${limit} window ${window}`).toEqual(small);
+          expect(small).toHaveLength(Math.min(limit, 24));
+        }
       }
+    }
+    // The tiers themselves: titles, then tags, then the rest, each newest first.
+    const all = await repo.textHits(tiersUser, searchTerms('glacier'), null, 24, 1);
+    const titleOf = new Map(seeded.map((l) => [l.id, l.title]));
+    const tierOf = (title?: string) => (title === 'Glacier walk' ? 'title' : title === 'Notes' ? 'tags' : 'rest');
+    expect(all.map((id) => tierOf(titleOf.get(id)))).toEqual([
+      ...Array<string>(6).fill('title'),
+      ...Array<string>(6).fill('tags'),
+      ...Array<string>(12).fill('rest'),
+    ]);
+    const age = new Map(seeded.map((l, i) => [l.id, i]));
+    for (const [from, to] of [
+      [0, 6],
+      [6, 12],
+      [12, 24],
+    ] as const) {
+      const ages = all.slice(from, to).map((id) => age.get(id) ?? -1);
+      expect(ages).toEqual([...ages].sort((a, b) => b - a));
     }
   });
 

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004-search.js';
 import * as m0005 from './migrations/0005-vector-log.js';
 import * as m0006 from './migrations/0006-search-rank.js';
 import * as m0007 from './migrations/0007-search-words.js';
+import * as m0008 from './migrations/0008-search-tiers.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -19,6 +20,7 @@ const migrations: Record<string, EngineMigration> = {
   '0005-vector-log': m0005,
   '0006-search-rank': m0006,
   '0007-search-words': m0007,
+  '0008-search-tiers': m0008,
 };
 
 /** Every migration's name, oldest first. */

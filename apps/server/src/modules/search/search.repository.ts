@@ -10,6 +10,7 @@ import {
   tsQueryText,
   type FtsColumns,
   type Term,
+  type TsWeights,
 } from './text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
 
@@ -30,11 +31,19 @@ const SEARCH_WORK_MEM = '32MB';
  */
 export const PER_USER_SCAN_MAX = 5000;
 
+/**
+ * PostgreSQL, large libraries: a tier's walk over the user's newest rows stops here. Beyond, the
+ * tier is rare in this library and GIN finds its matches faster than the walk would.
+ */
+export const NEWEST_WINDOW = 4000;
+
 /** The search index and the vector store. The only place search SQL lives. */
 export class SearchRepository {
   constructor(
     private readonly db: Kysely<DB>,
     readonly engine: Engine,
+    /** PostgreSQL, large libraries: how many of the user's newest rows a tier's walk reads at most. */
+    private readonly window = NEWEST_WINDOW,
   ) {}
 
   /** Links hidden by a downgrade are not searchable: keep ids up to the cutoff. */
@@ -102,7 +111,10 @@ export class SearchRepository {
         order by r.tier desc, r.rowid desc`.execute(this.db);
       return rows.map((r) => r.id);
     }
-    const text = tsQueryText(terms);
+    const query = (weights: TsWeights) => sql`to_tsquery('english', ${tsQueryText(terms, weights)})`;
+    // Tiers as on SQLite: every word in the title (A), in the title or tags (AB), anywhere.
+    const tier = sql`case when s.rank_document @@ ${query('A')} then 2 when s.rank_document @@ ${query('AB')} then 1 else 0 end`;
+    const nonEmpty = sql`numnode(${query('')}) > 0`;
     if (userLinks <= PER_USER_SCAN_MAX) {
       // A small library: test the user's own rows (user_id index) instead of GIN, whose prefix
       // lookup collects every user's matches first (100-link user among 1.1M rows: 18–68 ms by GIN,
@@ -110,20 +122,42 @@ export class SearchRepository {
       const { rows } = await sql<{ id: string }>`
         with s as materialized (select link_id, document, rank_document from link_search where user_id = ${userId})
         select s.link_id as id from s
-        where s.document @@ to_tsquery('english', ${text})
-          and numnode(to_tsquery('english', ${text})) > 0 ${visible}
-        order by ts_rank(s.rank_document, to_tsquery('english', ${text})) desc, s.link_id desc
+        where s.document @@ ${query('')} and ${nonEmpty} ${visible}
+        order by ${tier} desc, s.link_id desc
         limit ${limit}`.execute(this.db);
       return rows.map((r) => r.id);
     }
+    // A large library: each tier's newest `limit` matches among the user's newest `window` rows, a
+    // backward walk over (user_id, link_id) that stops at `limit` matches. A tier the window holds
+    // fewer than `limit` of may have older matches, so then every match is read through GIN (few, by
+    // then) with its tier, and the union is exact either way, as SQLite's per-tier walks are.
+    const newest = (weights: TsWeights, column: 'rank_document' | 'document') => sql`
+      select s.link_id from (
+        select link_id, rank_document, document from link_search
+        where user_id = ${userId} order by link_id desc limit ${this.window}
+      ) s
+      where s.${sql.ref(column)} @@ ${query(weights)} and ${nonEmpty} ${visible}
+      order by s.link_id desc limit ${limit}`;
     return this.db.transaction().execute(async (trx) => {
       await sql`set local work_mem = ${sql.lit(SEARCH_WORK_MEM)}`.execute(trx);
       const { rows } = await sql<{ id: string }>`
-        select s.link_id as id from link_search s
-        where s.user_id = ${userId}
-          and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${text}))
-          and numnode(to_tsquery('english', ${text})) > 0 ${visible}
-        order by ts_rank(s.rank_document, to_tsquery('english', ${text})) desc, s.link_id desc
+        with t2 as materialized (${newest('A', 'rank_document')}),
+          t1 as materialized (${newest('AB', 'rank_document')}),
+          t0 as materialized (${newest('', 'document')}),
+          every as materialized (
+            select s.link_id, ${tier} as tier from link_search s
+            where s.user_id = ${userId}
+              and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && ${query('')})
+              and ${nonEmpty} ${visible}
+              and ((select count(*) from t2) < ${limit} or (select count(*) from t1) < ${limit}
+                or (select count(*) from t0) < ${limit})
+          )
+        select link_id as id from (
+          select link_id, 2 as tier from t2 union all select link_id, 1 from t1
+          union all select link_id, 0 from t0 union all select link_id, tier from every
+        ) hits
+        group by link_id
+        order by max(tier) desc, link_id desc
         limit ${limit}`.execute(trx);
       return rows.map((r) => r.id);
     });

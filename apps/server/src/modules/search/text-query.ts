@@ -161,16 +161,24 @@ export function fts5Match(
 }
 
 /**
+ * Weights a PostgreSQL query word must carry (migration 0008): '' anywhere, 'A' in the title, 'AB'
+ * in the title or tags, the same tiers as SQLite's `FtsColumns`.
+ */
+export type TsWeights = '' | 'A' | 'AB';
+
+/**
  * PostgreSQL to_tsquery('english', …) text: every word (or one of its alternatives), the last as a
- * prefix. Snowball stems a prefix too, so a half-typed word gets the same shortened forms as on
+ * prefix, each with `weights`. Snowball stems a prefix too, so a half-typed word gets the same shortened forms as on
  * SQLite ("deploym" must find "deployments", stored as 'deploy'); without them it found nothing and
  * fell through to the much slower typo path.
  */
-export function tsQueryText(terms: Term[]): string {
+export function tsQueryText(terms: Term[], weights: TsWeights = ''): string {
   return terms
     .map((t) => {
-      const forms = t.prefix ? [t.word, ...stemSafeCuts(t.word)].map((w) => `'${w}':*`) : [`'${t.word}'`];
-      forms.push(...t.alternatives.map((a) => `'${a}':*`));
+      const forms = t.prefix
+        ? [t.word, ...stemSafeCuts(t.word)].map((w) => `'${w}':*${weights}`)
+        : [`'${t.word}'${weights ? `:${weights}` : ''}`];
+      forms.push(...t.alternatives.map((a) => `'${a}':*${weights}`));
       return forms.length === 1 ? forms[0] : `(${forms.join(' | ')})`;
     })
     .join(' & ');
