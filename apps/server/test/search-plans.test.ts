@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillLinkWords } from '../src/db/migrations/0007-search-words.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
-import { ownerToken, searchTerms } from '../src/modules/search/text-query.js';
+import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search/text-query.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
 
 /**
@@ -171,6 +171,48 @@ describe.each(engines())('text search plans on %s', (engine) => {
   }
 
   if (engine === 'postgres') {
+    it('keeps every indexed lexeme by trigger, and expands a prefix into them: the same links as the prefix query', async () => {
+      const { db } = server.database;
+      const link = links[3]!;
+      await ownerApi.updateLink({ params: { id: link.id }, body: { title: 'Running a trail ultramarathon' } });
+      await sql`insert into page_contents (link_id, text, fetched_at) values (${link.id}, 'Switchbacks and altitude', 0)
+        on conflict (link_id) do update set text = excluded.text`.execute(db);
+      const lexemes = async () => {
+        const { rows } = await sql<{ lexeme: string }>`select lexeme from search_lexemes`.execute(db);
+        return new Set(rows.map((r) => r.lexeme));
+      };
+      const kept = await lexemes();
+      for (const l of ['ultramarathon', 'trail', 'switchback', 'altitud', 'kitchen', 'devop'])
+        expect(kept, l).toContain(l);
+      // Owner tokens are not words.
+      expect([...kept].filter((l) => l === ownerToken(userId))).toEqual([]);
+      // The trigger holds what the migration's backfill derives (and, as the list only grows, what
+      // the replaced title had).
+      const { rows } = await sql<{ lexeme: string }>`
+        select distinct n.lexeme from link_search, unnest(document) n where n.weights <> '{D}'`.execute(db);
+      const fresh = new Set(rows.map((r) => r.lexeme));
+      expect([...fresh].filter((l) => !kept.has(l))).toEqual([]);
+      expect([...kept].filter((l) => !fresh.has(l)).sort()).toEqual(['first', 'marathon']);
+      // The large-library plan asks GIN for the expanded lexemes: the same links as the prefix query.
+      const windowless = new SearchRepository(db, engine, 1);
+      // Stop words, digits and words with shortened forms included; a word no lexeme starts with
+      // matches nothing, and the walks are skipped for it.
+      const prefixes = ['kube', 'kubernete', 'netw', 'deplo', 'deploym', 'ultra', 'switchb', 'altitu', 'zer', 'kitc'];
+      for (const prefix of [...prefixes, 'k8', 'the kube', 'kubernetes the', 'zero deployments']) {
+        const { rows: byPrefix } = await sql<{ id: string }>`select link_id as id from link_search
+          where user_id = ${userId} and document @@ to_tsquery('english', ${tsQueryText(searchTerms(prefix))})`.execute(
+          db,
+        );
+        const expanded = new Set(await windowless.textHits(userId, searchTerms(prefix), null, 100, 1_000_000));
+        expect(expanded.size, prefix).toBeGreaterThan(0);
+        expect(expanded, prefix).toEqual(new Set(byPrefix.map((r) => r.id)));
+      }
+      expect(await windowless.textHits(userId, searchTerms('kubxrnetes'), null, 100, 1_000_000)).toEqual([]);
+      expect(await windowless.textHits(userId, searchTerms('the'), null, 100, 1_000_000)).toEqual([]);
+      await ownerApi.updateLink({ params: { id: link.id }, body: { title: 'Running your first marathon' } });
+      await sql`delete from page_contents where link_id = ${link.id}`.execute(db);
+    });
+
     it('keeps the user’s words in step with edits and deletions', async () => {
       const words = async () => new Set(await repo.spellings(userId, ['f', 'k', 'n', 'p', 'r'], 1));
       expect(await words()).toContain('pasta');

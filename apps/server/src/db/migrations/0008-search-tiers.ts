@@ -63,6 +63,32 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
         set document = excluded.document, rank_document = excluded.rank_document, words = excluded.words
     $$`.execute(db);
 
+  // Title and tags with the owner's token: a small GIN index for the title tiers of large libraries.
+  await sql`
+    create function link_search_head(rank_document tsvector, user_id text) returns tsvector
+    language sql immutable as $$
+      select ts_filter(rank_document, '{a,b}') || setweight(to_tsvector('simple', 'u' || replace(user_id, '-', '')), 'D')
+    $$`.execute(db);
+
+  // Every lexeme ever indexed (owner tokens aside), for prefix expansion; it only grows.
+  await sql`create table search_lexemes (lexeme text collate "C" primary key)`.execute(db);
+  await sql`
+    create function search_lexemes_add() returns trigger language plpgsql as $$
+    begin
+      insert into search_lexemes (lexeme)
+      select n.lexeme from (
+        select lexeme from unnest(new.document) where weights <> '{D}'
+        except select lexeme from unnest(case when tg_op = 'UPDATE' then old.document end)
+      ) n
+      where not exists (select 1 from search_lexemes x where x.lexeme = n.lexeme)
+      on conflict do nothing;
+      return null;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger link_search_lexemes after insert or update of document on link_search
+    for each row execute function search_lexemes_add()`.execute(db);
+
   await sql`drop index link_search_document`.execute(db);
   await sql`
     update link_search s
@@ -75,4 +101,10 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     where l.id = s.link_id`.execute(db);
   await sql`set local maintenance_work_mem = '256MB'`.execute(db);
   await sql`create index link_search_document on link_search using gin (document)`.execute(db);
+  await sql`create index link_search_head on link_search using gin (link_search_head(rank_document, user_id))`.execute(
+    db,
+  );
+  await sql`
+    insert into search_lexemes (lexeme)
+    select distinct n.lexeme from link_search, unnest(document) n where n.weights <> '{D}'`.execute(db);
 }

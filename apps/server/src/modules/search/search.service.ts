@@ -133,9 +133,12 @@ export class SearchService {
     // The query embedding runs in the model's worker while the text search runs here.
     const queryVector = vectors && vectors.ids.length > 0 ? this.embedQuery(embedder!, query.query) : null;
     const terms = searchTerms(query.query);
-    let text = await search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount);
-    if (text.length === 0) text = await this.typoHits(actor, terms, cutoff);
-    const vector = queryVector && vectors ? this.nearest(vectors, await queryVector, cutoff) : [];
+    // On PostgreSQL the vector scan (this thread) runs while the database answers the text search.
+    const [firstText, vector] = await Promise.all([
+      search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount),
+      queryVector && vectors ? queryVector.then((q) => this.nearest(vectors, q, cutoff)) : [],
+    ]);
+    const text = firstText.length > 0 ? firstText : await this.typoHits(actor, terms, cutoff);
     return fuse(text, vector);
   }
 
