@@ -2,19 +2,28 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../database.js';
 
 /**
- * PostgreSQL only: the ranking tiers SQLite uses since migration 0007, and the index that lets a
- * large library's search stop early.
+ * PostgreSQL only: the ranking tiers SQLite uses since migration 0007, and what lets a large
+ * library's search stop early or ask GIN for little (`SearchRepository.textHits`).
  *
  * **Tiers, not `ts_rank`.** Results are ordered as on SQLite: every word in the title, then every
  * word in the title or tags, then the rest, newest first within each. `rank_document` now weighs
  * the title A, the tags B and its other fields (URL words, description, AI description, category,
  * notes) C, so a tier is a weight-restricted match on it (`'word':A`, `'word':AB`). `ts_rank` read
- * the vector of every match before it could return the best 100: ~9,000 rows for a common word in a
- * 100k-link library among 1.1M links, most of a 271 ms search.
+ * the vector of every match before it could return the best 100: ~10,000 rows for a common word in
+ * a 100k-link library among 1.1M links.
  *
  * **The user's rows newest first.** `(user_id, link_id)` replaces the `user_id` index: link ids are
  * time-ordered, so a tier's newest matches are a backward walk over the user's own rows that stops
  * at the limit. (A walk over the primary key reads every user's rows.)
+ *
+ * **For a tier the walk finds too few of, GIN asked for little.** `link_search_head` (an expression
+ * index: title and tags with the owner's token) answers the title tiers from a 24 MB index instead
+ * of the 135 MB one over everything. `search_lexemes` holds every lexeme ever indexed (owner tokens
+ * aside; it only grows), kept by a trigger on `link_search` that adds a saved document's new
+ * lexemes, so a typed prefix becomes the few stored lexemes it starts, which GIN intersects with the
+ * owner's entries cheaply; GIN answers a prefix itself by collecting every user's entries for it.
+ * Measured: +0.3 ms per saved page of known words, up to +3 ms for a page of 250 words never seen
+ * before (bench/RESULTS.md, "Search speed, round 4").
  *
  * Only `rank_document` is rewritten; `document` keeps the old weights until its link is next saved,
  * which changes nothing: it is matched without weights. The GIN index over `document` is dropped
