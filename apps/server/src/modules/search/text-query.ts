@@ -257,9 +257,12 @@ export function matchingIds(engine: Engine, userId: string, terms: Term[]): RawB
     return sql<string>`select d.link_id from link_fts f join search_docs d on d.rowid = f.rowid
       where link_fts match ${fts5Match(userId, terms)}`;
   }
+  // GIN is asked for the stored lexemes the words start (`expandedTsQuery`), then the rows it finds
+  // are checked against the words themselves (`ts_match_vq`, kept out of the index choice).
   return sql<string>`select s.link_id from link_search s
     where s.user_id = ${userId}
-      and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && to_tsquery('english', ${tsQueryText(terms)}))
+      and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && ${expandedTsQuery(terms)})
+      and ts_match_vq(s.document, to_tsquery('english', ${tsQueryText(terms)}))
       and numnode(to_tsquery('english', ${tsQueryText(terms)})) > 0`;
 }
 
