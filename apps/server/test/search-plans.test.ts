@@ -198,7 +198,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
       // Stop words, digits and words with shortened forms included; a word no lexeme starts with
       // matches nothing, and the walks are skipped for it.
       const prefixes = ['kube', 'kubernete', 'netw', 'deplo', 'deploym', 'ultra', 'switchb', 'altitu', 'zer', 'kitc'];
-      for (const prefix of [...prefixes, 'k8', 'the kube', 'kubernetes the', 'zero deployments']) {
+      for (const prefix of [...prefixes, 'k8', 'the kube', 'kubernetes the', 'zero deployments', 'kubernetes ze']) {
         const { rows: byPrefix } = await sql<{ id: string }>`select link_id as id from link_search
           where user_id = ${userId} and document @@ to_tsquery('english', ${tsQueryText(searchTerms(prefix))})`.execute(
           db,

@@ -219,6 +219,22 @@ export function knownTerms(terms: Term[]): RawBuilder<boolean> {
 }
 
 /**
+ * The words `expandedTsQuery` asks GIN for. A one- or two-letter last word (the first keystrokes of
+ * a next word) is left to a recheck when other words narrow the search: its prefix alone collects
+ * most of the index.
+ */
+function ginTerms(terms: Term[]): Term[] {
+  const narrowing = terms.filter((t) => !(t.prefix && t.word.length <= 2 && t.alternatives.length === 0));
+  return narrowing.length > 0 ? narrowing : terms;
+}
+
+/**
+ * Whether `expandedTsQuery` matches exactly what `tsQueryText` does: then GIN's rows need no
+ * recheck, which would read each row's `document` (out of line once it holds page text).
+ */
+export const expandedIsExact = (terms: Term[]): boolean => ginTerms(terms).length === terms.length;
+
+/**
  * PostgreSQL, as SQL that yields a tsquery for GIN: the words of `tsQueryText` (no weights), each
  * prefix expanded into the stored lexemes that start with its stem (`search_lexemes`, migration
  * 0008), OR-ed. GIN answers a prefix (`'typescript':*`) by collecting the entries of every lexeme
@@ -226,7 +242,7 @@ export function knownTerms(terms: Term[]): RawBuilder<boolean> {
  * (48 ms for one prefix at 1.1M links, 75 ms for a word and its two shortened forms); a few exact
  * lexemes it intersects cheaply (12 ms). The prefix query stays when no lexeme or more than
  * EXPAND_MAX start with the stem, and for stop words (no stem), as in `tsQueryText`. It may match
- * more than the words do (see `narrowing`): callers recheck with `tsQueryText`.
+ * more than the words do (`ginTerms`): callers then recheck with `tsQueryText` (`expandedIsExact`).
  */
 export function expandedTsQuery(terms: Term[]): RawBuilder<string> {
   const prefixForm = (w: string) => sql`(
@@ -236,11 +252,8 @@ export function expandedTsQuery(terms: Term[]): RawBuilder<string> {
     from (select lexeme from search_lexemes where lexeme >= ${stem(w)} and lexeme < ${stem(w)} || chr(1114111)
           limit ${EXPAND_MAX + 1}) x)`;
   const any = (forms: RawBuilder<unknown>[]) => sql`(${sql.join(forms, sql` || `)})`;
-  // A one- or two-letter last word (the first keystrokes of a next word) is left to the caller's
-  // recheck when other words narrow the search: its prefix alone collects most of the index.
-  const narrowing = terms.filter((t) => !(t.prefix && t.word.length <= 2 && t.alternatives.length === 0));
   return sql<string>`(${sql.join(
-    (narrowing.length > 0 ? narrowing : terms).map((t) =>
+    ginTerms(terms).map((t) =>
       any([...(t.prefix ? [] : [sql`to_tsquery('english', ${`'${t.word}'`})`]), ...termForms(t).map(prefixForm)]),
     ),
     sql` && `,
@@ -262,7 +275,7 @@ export function matchingIds(engine: Engine, userId: string, terms: Term[]): RawB
   return sql<string>`select s.link_id from link_search s
     where s.user_id = ${userId}
       and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && ${expandedTsQuery(terms)})
-      and ts_match_vq(s.document, to_tsquery('english', ${tsQueryText(terms)}))
+      ${expandedIsExact(terms) ? sql`` : sql`and ts_match_vq(s.document, to_tsquery('english', ${tsQueryText(terms)}))`}
       and numnode(to_tsquery('english', ${tsQueryText(terms)})) > 0`;
 }
 
