@@ -2,6 +2,7 @@ import type { ApiClient, Link } from '@linkwise/contract';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillLinkWords } from '../src/db/migrations/0007-search-words.js';
+import type { DB } from '../src/db/schema.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
 import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search/text-query.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
@@ -171,6 +172,44 @@ describe.each(engines())('text search plans on %s', (engine) => {
   }
 
   if (engine === 'postgres') {
+    it('adds new lexemes from concurrent saves without a deadlock (one order)', async () => {
+      const { db } = server.database;
+      const [a, b] = [links[0]!.id, links[1]!.id];
+      const save = (trx: Kysely<DB>, id: string, text: string) =>
+        sql`insert into page_contents (link_id, text, fetched_at) values (${id}, ${text}, 0)
+          on conflict (link_id) do update set text = excluded.text`.execute(trx);
+      // The first save holds a new lexeme uncommitted; the second adds it and another and waits for
+      // the first on the one it holds; the first then adds the other. Had the second added the other
+      // before waiting (the order a set difference happens to give), each would wait for the other.
+      // Several pairs, so that some pair's unsorted order would be the deadlocking one.
+      const pairs = [
+        ['qqamber', 'qqzinc'],
+        ['qqbirch', 'qqyarrow'],
+        ['qqcedar', 'qqxenon'],
+        ['qqdune', 'qqwillow'],
+      ];
+      for (const [held, other] of pairs as [string, string][]) {
+        let second: Promise<unknown> | undefined;
+        await db.transaction().execute(async (trx) => {
+          await save(trx, a, held);
+          second = db.transaction().execute((t2) => save(t2, b, `${other} ${held}`));
+          for (let i = 0; i < 100; i++) {
+            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+            if (rows[0]!.n > 0) break;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          await save(trx, a, `${held} ${other}`);
+        });
+        await second;
+      }
+      const { rows } = await sql<{ lexeme: string }>`
+        select lexeme from search_lexemes where lexeme like 'qq%' order by lexeme`.execute(db);
+      expect(rows).toHaveLength(8);
+      await sql`delete from page_contents where link_id in (${a}, ${b})`.execute(db);
+      await sql`delete from search_lexemes where lexeme like 'qq%'`.execute(db);
+    });
+
     it('keeps every indexed lexeme by trigger, and expands a prefix into them: the same links as the prefix query', async () => {
       const { db } = server.database;
       const link = links[3]!;

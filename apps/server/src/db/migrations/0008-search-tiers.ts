@@ -90,6 +90,9 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
         except select lexeme from unnest(case when tg_op = 'UPDATE' then old.document end)
       ) n
       where not exists (select 1 from search_lexemes x where x.lexeme = n.lexeme)
+      -- In one order: two saves adding the same new lexemes in different orders would each wait
+      -- for the other's uncommitted row, a deadlock.
+      order by n.lexeme
       on conflict do nothing;
       return null;
     end
