@@ -101,6 +101,42 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     create trigger link_search_lexemes after insert or update of document on link_search
     for each row execute function search_lexemes_add()`.execute(db);
 
+  // Migration 0006's trigger for each user's words, mended for concurrent saves of one user: new
+  // words are added in one order (two saves adding the same new words in different orders
+  // deadlocked), and a word is removed after it is counted down, not before.
+  await sql`
+    create or replace function link_search_words_changed() returns trigger language plpgsql as $$
+    declare
+      before_words text := '';
+      after_words text := '';
+      owner text;
+    begin
+      if tg_op <> 'INSERT' then
+        before_words := old.words;
+        owner := old.user_id;
+      end if;
+      if tg_op <> 'DELETE' then
+        after_words := new.words;
+        owner := new.user_id;
+      end if;
+      if before_words = after_words then
+        return null;
+      end if;
+      -- Count down, then remove what no link uses. (0006 removed a word whose count was 1 first:
+      -- a concurrent save that had already read the count as 2 skipped it, then counted it down to
+      -- 0 after the other committed, and the word stayed.)
+      update search_words set links = links - 1 where user_id = owner and word in (
+        select search_words_of(before_words) except select search_words_of(after_words));
+      delete from search_words where user_id = owner and links <= 0 and word in (
+        select search_words_of(before_words) except select search_words_of(after_words));
+      insert into search_words (user_id, word, links)
+      select owner, w, 1 from (select search_words_of(after_words) except select search_words_of(before_words)) n(w)
+      order by w
+      on conflict (user_id, word) do update set links = search_words.links + 1;
+      return null;
+    end
+    $$`.execute(db);
+
   await sql`drop index link_search_document`.execute(db);
   await sql`
     update link_search s
