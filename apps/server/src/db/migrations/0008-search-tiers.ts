@@ -25,6 +25,11 @@ import type { Engine } from '../database.js';
  * Measured: +0.3 ms per saved page of known words, up to +3 ms for a page of 250 words never seen
  * before (bench/RESULTS.md, "Search speed, round 4").
  *
+ * **Concurrent saves.** The lexeme trigger adds new lexemes in one order, and migration 0006's
+ * trigger for each user's words is replaced by one that adds new words in one order and counts a
+ * word down before removing it: two saves adding the same new entries in different orders
+ * deadlocked, and two saves of one user dropping the same word could leave it at a count of 0.
+ *
  * Only `rank_document` is rewritten; `document` keeps the old weights until its link is next saved,
  * which changes nothing: it is matched without weights. The GIN index over `document` is dropped
  * for the rewrite and built again once, which costs less than updating it for every rewritten row.
