@@ -25,10 +25,11 @@ import type { Engine } from '../database.js';
  * Measured: +0.3 ms per saved page of known words, up to +3 ms for a page of 250 words never seen
  * before (bench/RESULTS.md, "Search speed, round 4").
  *
- * **Concurrent saves.** The lexeme trigger adds new lexemes in one order, and migration 0006's
- * trigger for each user's words is replaced by one that adds new words in one order and counts a
- * word down before removing it: two saves adding the same new entries in different orders
- * deadlocked, and two saves of one user dropping the same word could leave it at a count of 0.
+ * **Concurrent saves.** `search_lexemes` has no unique index, so a save never waits for another
+ * user's (a rare duplicate lexeme is harmless). Migration 0006's trigger for each user's words is
+ * replaced by one that adds new words in one order and counts a word down before removing it: two
+ * saves of one user adding the same new words in different orders deadlocked, and two dropping
+ * the same word could leave it at a count of 0 (such words are removed here).
  *
  * Only `rank_document` is rewritten; `document` keeps the old weights until its link is next saved,
  * which changes nothing: it is matched without weights. The GIN index over `document` is dropped
@@ -85,7 +86,11 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     $$`.execute(db);
 
   // Every lexeme ever indexed (owner tokens aside), for prefix expansion; it only grows.
-  await sql`create table search_lexemes (lexeme text collate "C" primary key)`.execute(db);
+  // Not unique: a unique index makes a save wait for any other save adding the same new lexeme
+  // until it commits, and two saves (of any users) adding two such lexemes in opposite orders, in
+  // transactions that re-index more than once, deadlocked. A rare duplicate costs nothing.
+  await sql`create table search_lexemes (lexeme text collate "C" not null)`.execute(db);
+  await sql`create index search_lexemes_lexeme on search_lexemes (lexeme)`.execute(db);
   await sql`
     create function search_lexemes_add() returns trigger language plpgsql as $$
     begin
@@ -94,11 +99,7 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
         select lexeme from unnest(new.document) where weights <> '{D}'
         except select lexeme from unnest(case when tg_op = 'UPDATE' then old.document end)
       ) n
-      where not exists (select 1 from search_lexemes x where x.lexeme = n.lexeme)
-      -- In one order: two saves adding the same new lexemes in different orders would each wait
-      -- for the other's uncommitted row, a deadlock.
-      order by n.lexeme
-      on conflict do nothing;
+      where not exists (select 1 from search_lexemes x where x.lexeme = n.lexeme);
       return null;
     end
     $$`.execute(db);
@@ -141,6 +142,8 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
       return null;
     end
     $$`.execute(db);
+  // Words the old trigger left at a count of 0.
+  await sql`delete from search_words where links <= 0`.execute(db);
 
   await sql`drop index link_search_document`.execute(db);
   await sql`

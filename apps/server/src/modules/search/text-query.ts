@@ -190,6 +190,12 @@ export function tsQueryText(terms: Term[], weights: TsWeights = ''): string {
  */
 const stem = (w: string) => sql`(tsvector_to_array(to_tsvector('english', ${w})))[1]`;
 
+/**
+ * Whether PostgreSQL's parser reads the word as one token. A few characters our word split accepts
+ * (❶, ⓫, ፩…) separate tokens there; such a word is not expanded and always counts as known.
+ */
+const oneToken = (w: string) => sql`coalesce(array_length(tsvector_to_array(to_tsvector('english', ${w})), 1), 0) <= 1`;
+
 /** The words a PostgreSQL term may match as, each a prefix unless `exact` (the whole stem). */
 const termForms = (t: Term) => [...(t.prefix ? [t.word, ...stemSafeCuts(t.word)] : []), ...t.alternatives];
 
@@ -208,7 +214,7 @@ export function knownTerms(terms: Term[]): RawBuilder<boolean> {
           (w) =>
             sql`exists (select 1 from search_lexemes where lexeme >= ${stem(w)} and lexeme < ${stem(w)} || chr(1114111))`,
         ),
-        ...[t.word, ...termForms(t)].map((w) => sql`${stem(w)} is null`),
+        ...[t.word, ...termForms(t)].map((w) => sql`${stem(w)} is null or not ${oneToken(w)}`),
       ],
       sql` or `,
     );
@@ -246,18 +252,25 @@ export const expandedIsExact = (terms: Term[]): boolean => ginTerms(terms).lengt
  */
 export function expandedTsQuery(terms: Term[]): RawBuilder<string> {
   const prefixForm = (w: string) => sql`(
-    select case when count(*) between 1 and ${EXPAND_MAX}
+    select case when count(*) between 1 and ${EXPAND_MAX} and ${oneToken(w)}
       then string_agg('''' || replace(replace(lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || '''', ' | ')::tsquery
       else to_tsquery('english', ${`'${w}':*`}) end
-    from (select lexeme from search_lexemes where lexeme >= ${stem(w)} and lexeme < ${stem(w)} || chr(1114111)
+    from (select distinct lexeme from search_lexemes where lexeme >= ${stem(w)} and lexeme < ${stem(w)} || chr(1114111)
           limit ${EXPAND_MAX + 1}) x)`;
   const any = (forms: RawBuilder<unknown>[]) => sql`(${sql.join(forms, sql` || `)})`;
-  return sql<string>`(${sql.join(
-    ginTerms(terms).map((t) =>
-      any([...(t.prefix ? [] : [sql`to_tsquery('english', ${`'${t.word}'`})`]), ...termForms(t).map(prefixForm)]),
-    ),
-    sql` && `,
-  )})`;
+  const all = (chosen: Term[]) =>
+    sql<string>`(${sql.join(
+      chosen.map((t) =>
+        any([...(t.prefix ? [] : [sql`to_tsquery('english', ${`'${t.word}'`})`]), ...termForms(t).map(prefixForm)]),
+      ),
+      sql` && `,
+    )})`;
+  const narrowed = ginTerms(terms);
+  if (narrowed.length === terms.length) return all(terms);
+  // The narrowing words may all be stop words (no lexemes: "the zz"), and GIN would then be asked
+  // for the owner's token alone, every row of the user: then ask for every word after all.
+  return sql<string>`(select case when numnode(n) > 0 then n else a end
+    from (select ${all(narrowed)} as n, ${all(terms)} as a) x)`;
 }
 
 /**
