@@ -4,11 +4,10 @@ import type { DB } from '../../db/schema.js';
 import { withinCutoff, type Cutoff } from '../links/link.repository.js';
 import {
   afterPrefix,
-  expandedIsExact,
-  expandedTsQuery,
+  documentRecheck,
   fts5Match,
+  ginQuery,
   knownTerms,
-  ownerToken,
   tagMatches,
   tsQueryText,
   type FtsColumns,
@@ -128,7 +127,7 @@ export class SearchRepository {
     const tier = sql`case when s.rank_document @@ ${query('A')} then 2 when s.rank_document @@ ${query('AB')} then 1 else 0 end`;
     const nonEmpty = sql`numnode(${query('')}) > 0`;
     if (userLinks <= PER_USER_SCAN_MAX) {
-      // A small library: test the user's own rows (user_id index) instead of GIN, whose prefix
+      // A small library: test the user's own rows ((user_id, link_id) index) instead of GIN, whose prefix
       // lookup collects every user's matches first (100-link user among 1.1M rows: 18–68 ms by GIN,
       // 0.3–0.6 ms this way; 100k links this way: ~290 ms, hence the limit).
       const { rows } = await sql<{ id: string }>`
@@ -154,16 +153,14 @@ export class SearchRepository {
       ) s
       where s.${sql.ref(column)} @@ ${query(weights)} and ${nonEmpty} and ${known} ${visible}
       order by s.link_id desc limit ${limit}`;
-    const owner = sql`to_tsquery('simple', ${ownerToken(userId)})`;
-    const expanded = expandedTsQuery(terms);
+    const gin = ginQuery(userId, terms);
     // Every match of a tier by GIN, only when its walk fell short. A CTE of its own, so the planner
     // cannot turn it into a newest-first walk over every user's rows (the primary key) to meet the
     // limit; the user_id test is kept out of the index choice (`|| ''`), since intersecting GIN's
-    // result with the user's 100k index entries cost more (30 ms) than rechecking the few rows, and
-    // so is the exact match (`ts_match_vq`, `@@` as a function), whose prefix GIN would look up too.
+    // result with the user's 100k index entries cost more (30 ms) than rechecking the few rows.
     const byIndex = (walk: string, indexed: RawBuilder<unknown>, tier: RawBuilder<unknown>) => sql`
       select s.link_id from link_search s
-      where (s.user_id || '') = ${userId} and ${indexed} @@ (${owner} && ${expanded})
+      where (s.user_id || '') = ${userId} and ${indexed} @@ ${gin}
         and ${tier} and ${nonEmpty} ${visible}
         and (select count(*) from ${sql.raw(walk)}) < ${limit}`;
     const head = sql`link_search_head(s.rank_document, s.user_id)`;
@@ -175,7 +172,7 @@ export class SearchRepository {
           w0 as materialized (${newest('', 'document')}),
           g2 as materialized (${byIndex('w2', head, sql`s.rank_document @@ ${query('A')}`)}),
           g1 as materialized (${byIndex('w1', head, sql`s.rank_document @@ ${query('AB')}`)}),
-          g0 as materialized (${byIndex('w0', sql`s.document`, expandedIsExact(terms) ? sql`true` : sql`ts_match_vq(s.document, ${query('')})`)})
+          g0 as materialized (${byIndex('w0', sql`s.document`, documentRecheck(terms))})
         select link_id as id from (
           select link_id, 2 as tier from w2 union all select link_id, 1 from w1 union all select link_id, 0 from w0
           union all (select link_id, 2 from g2 order by link_id desc limit ${limit})

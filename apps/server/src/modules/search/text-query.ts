@@ -238,7 +238,7 @@ function ginTerms(terms: Term[]): Term[] {
  * Whether `expandedTsQuery` matches exactly what `tsQueryText` does: then GIN's rows need no
  * recheck, which would read each row's `document` (out of line once it holds page text).
  */
-export const expandedIsExact = (terms: Term[]): boolean => ginTerms(terms).length === terms.length;
+const expandedIsExact = (terms: Term[]): boolean => ginTerms(terms).length === terms.length;
 
 /**
  * PostgreSQL, as SQL that yields a tsquery for GIN: the words of `tsQueryText` (no weights), each
@@ -250,7 +250,7 @@ export const expandedIsExact = (terms: Term[]): boolean => ginTerms(terms).lengt
  * EXPAND_MAX start with the stem, and for stop words (no stem), as in `tsQueryText`. It may match
  * more than the words do (`ginTerms`): callers then recheck with `tsQueryText` (`expandedIsExact`).
  */
-export function expandedTsQuery(terms: Term[]): RawBuilder<string> {
+function expandedTsQuery(terms: Term[]): RawBuilder<string> {
   const prefixForm = (w: string) => sql`(
     select case when count(*) between 1 and ${EXPAND_MAX} and ${oneToken(w)}
       then string_agg('''' || replace(replace(lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || '''', ' | ')::tsquery
@@ -283,14 +283,27 @@ export function matchingIds(engine: Engine, userId: string, terms: Term[]): RawB
     return sql<string>`select d.link_id from link_fts f join search_docs d on d.rowid = f.rowid
       where link_fts match ${fts5Match(userId, terms)}`;
   }
-  // GIN is asked for the stored lexemes the words start (`expandedTsQuery`), then the rows it finds
-  // are checked against the words themselves (`ts_match_vq`, kept out of the index choice).
   return sql<string>`select s.link_id from link_search s
-    where s.user_id = ${userId}
-      and s.document @@ (to_tsquery('simple', ${ownerToken(userId)}) && ${expandedTsQuery(terms)})
-      ${expandedIsExact(terms) ? sql`` : sql`and ts_match_vq(s.document, to_tsquery('english', ${tsQueryText(terms)}))`}
+    where s.user_id = ${userId} and s.document @@ ${ginQuery(userId, terms)} and ${documentRecheck(terms)}
       and numnode(to_tsquery('english', ${tsQueryText(terms)})) > 0`;
 }
+
+/**
+ * PostgreSQL: what GIN is asked for, as SQL that yields a tsquery: the owner's token AND the stored
+ * lexemes the words start (`expandedTsQuery`). Its rows need `documentRecheck` on `s.document`.
+ */
+export const ginQuery = (userId: string, terms: Term[]): RawBuilder<string> =>
+  sql<string>`(to_tsquery('simple', ${ownerToken(userId)}) && ${expandedTsQuery(terms)})`;
+
+/**
+ * PostgreSQL: the condition that makes `ginQuery`'s rows exact: true when the expansion is exact
+ * (`expandedIsExact`), else the words themselves on `s.document`, as a function call (`ts_match_vq`)
+ * so that the planner does not look its prefixes up in GIN too.
+ */
+export const documentRecheck = (terms: Term[]): RawBuilder<boolean> =>
+  expandedIsExact(terms)
+    ? sql<boolean>`true`
+    : sql<boolean>`ts_match_vq(s.document, to_tsquery('english', ${tsQueryText(terms)}))`;
 
 /** A WHERE condition on `links.id` for the list filter; no words means nothing matches. */
 export function textMatches(engine: Engine, userId: string, query: string): Expression<SqlBool> {
