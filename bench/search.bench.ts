@@ -11,7 +11,7 @@
  *
  * Seeding reuses the list benchmark's generator (bench/lib/seed.ts); the full-text index is filled
  * by the migration's triggers as rows arrive. Every link of the measured users gets a 512-dimension
- * vector. The server runs in this process with an embedder that answers a fixed vector per query
+ * vector and, unless BENCH_PAGE_TEXT=0, the page text of a corpus page. The server runs in this process with an embedder that answers a fixed vector per query
  * text (no model), so the figures are search time excluding the query embedding, as the target
  * asks; the model's own time per query (USE-lite in its worker thread) is measured separately.
  *
@@ -31,10 +31,12 @@ import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
 import { normalize, WorkerEmbedder, type Embedder } from '../apps/server/src/modules/analysis/embedder.js';
+import { extractFacts } from '../apps/server/src/modules/analysis/extractor.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { MIN_COSINE } from '../apps/server/src/modules/search/search.service.js';
 import { buildVectors, sizeOf, topK, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
 import { QueryRecorder, runScenario, type LatencyResult, type Scenario } from './lib/latency.js';
+import { CORPUS_DIR, loadCorpus } from './lib/corpus.js';
 import { createBenchDatabase } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
@@ -55,6 +57,12 @@ const WARMUP = num('BENCH_WARMUP', 30);
 const KEEP = process.env.BENCH_KEEP === '1';
 /** Runs only the scenarios whose name contains this text (e.g. "100 links among 1M"). */
 const ONLY = process.env.BENCH_ONLY ?? '';
+/**
+ * Page text on every link of the measured users (as the analysis job stores it for saved pages):
+ * each link gets the extracted text of one of the 88 corpus pages. `BENCH_PAGE_TEXT=0` leaves it out
+ * (the data of rounds 1–4).
+ */
+const PAGE_TEXT = process.env.BENCH_PAGE_TEXT !== '0';
 const DIMS = 512;
 const MODEL = 'bench-fixed-vectors';
 
@@ -110,6 +118,42 @@ async function embedAll(db: Kysely<DB>, user: BenchUser, seedValue: number): Pro
       )
       .execute();
   }
+}
+
+/** Gives every link of `user` the extracted text of a corpus page, chosen at random, in batches. */
+async function addPageText(db: Kysely<DB>, user: BenchUser, seedValue: number): Promise<void> {
+  const texts = corpusTexts();
+  const next = mulberry32(seedValue);
+  const ids = (await db.selectFrom('links').select('id').where('user_id', '=', user.id).orderBy('id').execute()).map(
+    (r) => r.id,
+  );
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .insertInto('page_contents')
+      .values(
+        ids.slice(i, i + 500).map((id) => ({
+          link_id: id,
+          text: texts[Math.floor(next() * texts.length)]!,
+          language: 'en',
+          content_hash: null,
+          fetched_at: 0,
+        })),
+      )
+      .execute();
+  }
+}
+
+let corpusTextCache: string[] | undefined;
+/** The corpus pages' text as the analysis job extracts it (Readability), non-empty ones. */
+function corpusTexts(): string[] {
+  corpusTextCache ??= loadCorpus()
+    .map((page) => {
+      const dir = path.join(CORPUS_DIR, page.name);
+      const { sourceUrl } = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { sourceUrl: string };
+      return extractFacts(readFileSync(path.join(dir, 'input.html'), 'utf8'), sourceUrl).text;
+    })
+    .filter((t) => t.length > 0);
+  return corpusTextCache;
 }
 
 /** The query embedding alone: USE-lite in its worker thread, warm, one query at a time. */
@@ -177,7 +221,7 @@ async function seedEngine(
   notes: string[],
   marker: string,
 ): Promise<Seeded> {
-  const sizes = { smallUsers: SMALL_USERS, bigLinks: BIG_LINKS };
+  const sizes = { smallUsers: SMALL_USERS, bigLinks: BIG_LINKS, pageText: PAGE_TEXT };
   if (KEEP && existsSync(marker)) {
     const kept = JSON.parse(readFileSync(marker, 'utf8')) as Seeded;
     if (JSON.stringify(kept.sizes) !== JSON.stringify(sizes)) {
@@ -203,6 +247,7 @@ async function seedEngine(
   if (engine === 'postgres') {
     await sql`alter table links disable trigger links_search`.execute(seeding.db);
     await sql`alter table link_tags disable trigger link_tags_search`.execute(seeding.db);
+    await sql`alter table page_contents disable trigger page_contents_search`.execute(seeding.db);
   }
   const seeded = await seed(seeding, {
     seed: 20261122,
@@ -211,19 +256,33 @@ async function seedEngine(
     bigLinks: BIG_LINKS,
     log: (m) => log(`${engine}: ${m}`),
   });
+  if (PAGE_TEXT) {
+    const p0 = performance.now();
+    for (const user of [seeded.big, seeded.smallPro, seeded.smallFree]) await addPageText(seeding.db, user, 3);
+    notes.push(
+      `${engine}: page text stored for the measured users in ${((performance.now() - p0) / 1000).toFixed(0)} s`,
+    );
+  }
   if (engine === 'postgres') {
     const i0 = performance.now();
-    // The per-user word counts (migration 0006) are built once from the result, as the migration does.
+    // The per-user word counts (migration 0006) and the stored lexemes (0008) are built once from
+    // the result, as the migrations do.
     await sql`alter table link_search disable trigger link_search_words`.execute(seeding.db);
+    await sql`alter table link_search disable trigger link_search_lexemes`.execute(seeding.db);
     await sql`select link_search_refresh(id) from links`.execute(seeding.db);
     await sql`
       insert into search_words (user_id, word, links)
       select s.user_id, w, count(*) from link_search s cross join search_words_of(s.words) w group by 1, 2`.execute(
       seeding.db,
     );
+    await sql`
+      insert into search_lexemes (lexeme)
+      select distinct n.lexeme from link_search, unnest(document) n where n.weights <> '{D}'`.execute(seeding.db);
     await sql`alter table link_search enable trigger link_search_words`.execute(seeding.db);
+    await sql`alter table link_search enable trigger link_search_lexemes`.execute(seeding.db);
     await sql`alter table links enable trigger links_search`.execute(seeding.db);
     await sql`alter table link_tags enable trigger link_tags_search`.execute(seeding.db);
+    await sql`alter table page_contents enable trigger page_contents_search`.execute(seeding.db);
     notes.push(
       `postgres: full-text index built in ${((performance.now() - i0) / 1000).toFixed(0)} s after the bulk load`,
     );
