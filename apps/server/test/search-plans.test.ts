@@ -307,6 +307,34 @@ describe.each(engines())('text search plans on %s', (engine) => {
       await sql`delete from page_contents where link_id = ${link.id}`.execute(db);
     });
 
+    it('moves only a long document out of line: the ids and the ranking vector stay in the row', async () => {
+      // With 0006's 128-byte toasting target, a row whose page text passed ~2 kB had its link id,
+      // owner id and words moved to the TOAST table too, and every sort or filter on an id fetched
+      // them from there, row by row (migration 0009).
+      const { db } = server.database;
+      const { rows: toast } = await sql<{ name: string }>`
+        select reltoastrelid::regclass::text as name from pg_class where oid = 'link_search'::regclass`.execute(db);
+      const outOfLine = async () => {
+        const { rows } = await sql<{ n: number }>`
+          select count(distinct chunk_id)::int as n from ${sql.table(toast[0]!.name)}`.execute(db);
+        return rows[0]!.n;
+      };
+      const link = links[3]!;
+      const before = await outOfLine();
+      const text = Array.from({ length: 1500 }, (_, i) => `trailword${i}`).join(' ');
+      await sql`insert into page_contents (link_id, text, fetched_at) values (${link.id}, ${text}, 0)
+        on conflict (link_id) do update set text = excluded.text`.execute(db);
+      // One value out of line: the document.
+      expect((await outOfLine()) - before).toBe(1);
+      // In line, an id's size counts its length header; out of line, only its bytes.
+      const { rows } = await sql<{ ids: boolean }>`
+        select pg_column_size(link_id) > octet_length(link_id) and pg_column_size(user_id) > octet_length(user_id) as ids
+        from link_search where link_id = ${link.id}`.execute(db);
+      expect(rows[0]?.ids).toBe(true);
+      expect(await repo.textHits(userId, searchTerms('trailword1499'), null, 100, 1_000_000)).toEqual([link.id]);
+      await sql`delete from page_contents where link_id = ${link.id}`.execute(db);
+    });
+
     it('keeps the user’s words in step with edits and deletions', async () => {
       const words = async () => new Set(await repo.spellings(userId, ['f', 'k', 'n', 'p', 'r'], 1));
       expect(await words()).toContain('pasta');

@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005-vector-log.js';
 import * as m0006 from './migrations/0006-search-rank.js';
 import * as m0007 from './migrations/0007-search-words.js';
 import * as m0008 from './migrations/0008-search-tiers.js';
+import * as m0009 from './migrations/0009-search-inline.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -21,6 +22,7 @@ const migrations: Record<string, EngineMigration> = {
   '0006-search-rank': m0006,
   '0007-search-words': m0007,
   '0008-search-tiers': m0008,
+  '0009-search-inline': m0009,
 };
 
 /** Every migration's name, oldest first. */
