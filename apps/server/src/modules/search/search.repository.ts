@@ -47,12 +47,11 @@ export const PER_USER_SCAN_MAX = 5000;
  */
 export const NEWEST_WINDOW = 8000;
 /**
- * The walk for the "anywhere" tier reads `document`, out of line once it holds page text (12.5 µs a
- * row against ~2 µs for the inline `rank_document` of the title walks), and GIN's rows for that
- * tier are rechecked from it too; it reads this fraction of the window. Measured with page text on
- * every link of the 100k-link user, statement medians over 13 queries: a share of 4 (2,000 rows)
- * gave 23–100 ms; 8 sent words on ~10 % of the pages to GIN (up to 263 ms), 1 made rare words walk
- * 8,000 documents (130 ms).
+ * The walk for the "anywhere" tier reads `document`, out of line once it holds page text (~5.5 µs
+ * a row against ~1–2 µs for the in-line `rank_document` of the title walks); it reads this fraction
+ * of the window. Measured with page text on every link of the 100k-link user (bench/RESULTS.md,
+ * "Search speed, round 5"), the sum of 18 statement medians for shares of 1, 2, 4, 8 and 16: 420,
+ * 397, 365–376, 746 and 845 ms.
  */
 const ANYWHERE_SHARE = 4;
 
