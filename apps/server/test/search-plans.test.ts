@@ -308,6 +308,58 @@ describe.each(engines())('text search plans on %s', (engine) => {
       await sql`delete from page_contents where link_id = ${link.id}`.execute(db);
     });
 
+    it('never deadlocks two saves of one user that swap words', async () => {
+      const { db } = server.database;
+      const [a, b, c] = [links[0]!.id, links[1]!.id, links[2]!.id];
+      const save = (trx: Kysely<DB>, id: string, title: string) =>
+        sql`update links set title = ${title} where id = ${id}`.execute(trx);
+      const waitingForLocks = async (n: number) => {
+        for (let i = 0; i < 250; i++) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+          if (rows[0]!.n >= n) return;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        throw new Error(`fewer than ${n} saves waiting for a lock`);
+      };
+      await save(db, a, 'qqswapa');
+      await save(db, b, 'qqswapb');
+      await save(db, c, 'qqswapaa');
+      let first: Promise<unknown> = Promise.resolve();
+      let second: Promise<unknown> = Promise.resolve();
+      try {
+        // A third transaction holds one word so that the first save stops half-way: it has counted
+        // its dropped word (qqswapa) down and waits to count qqswapaa up. The second save drops
+        // qqswapb, which the first adds next, and adds qqswapa. Counting down before counting up
+        // (0008), the second locked qqswapb and then waited for the first, which then waited for
+        // it: a deadlock. In one word order (0010), the second waits at qqswapa, holding nothing.
+        await db.transaction().execute(async (holder) => {
+          await sql`select 1 from search_words where user_id = ${userId} and word = 'qqswapaa' for update`.execute(
+            holder,
+          );
+          first = db.transaction().execute((trx) => save(trx, a, 'qqswapaa qqswapb'));
+          await waitingForLocks(1);
+          second = db.transaction().execute((trx) => save(trx, b, 'qqswapa'));
+          await waitingForLocks(2);
+        });
+        await Promise.all([first, second]);
+        expect(await wordCountDrift(db)).toEqual([]);
+        const { rows } = await sql<{ word: string; links: number }>`
+          select word, links from search_words where user_id = ${userId} and word like 'qqswap%' order by word`.execute(
+          db,
+        );
+        expect(rows).toEqual([
+          { word: 'qqswapa', links: 1 },
+          { word: 'qqswapaa', links: 2 },
+          { word: 'qqswapb', links: 1 },
+        ]);
+      } finally {
+        await Promise.allSettled([first, second]);
+        for (const [i, id] of [a, b, c].entries()) await save(db, id, links[i]!.title);
+        await sql`delete from search_lexemes where lexeme like 'qqswap%'`.execute(db);
+      }
+    });
+
     it('moves only a long document out of line, and migration 0009 brings the ids of older rows back in line', async () => {
       // Under 0006's 128-byte toasting target, a row past ~2 kB (page text, long notes) had its link
       // id, owner id and words moved to the TOAST table too, and every sort or filter on an id read
