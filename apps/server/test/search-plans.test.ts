@@ -330,9 +330,9 @@ describe.each(engines())('text search plans on %s', (engine) => {
       try {
         // A third transaction holds one word so that the first save stops half-way: it has counted
         // its dropped word (qqswapa) down and waits to count qqswapaa up. The second save drops
-        // qqswapb, which the first adds next, and adds qqswapa. Counting down before counting up
-        // (0008), the second locked qqswapb and then waited for the first, which then waited for
-        // it: a deadlock. In one word order (0010), the second waits at qqswapa, holding nothing.
+        // qqswapb, which the first adds next, and adds qqswapa. With 0008's trigger the second locked
+        // qqswapb and then waited for the first, which then waited for it: a deadlock. Since 0010
+        // the second waits for the first at the user's row, holding nothing.
         await db.transaction().execute(async (holder) => {
           await sql`select 1 from search_words where user_id = ${userId} and word = 'qqswapaa' for update`.execute(
             holder,
@@ -357,6 +357,41 @@ describe.each(engines())('text search plans on %s', (engine) => {
         await Promise.allSettled([first, second]);
         for (const [i, id] of [a, b, c].entries()) await save(db, id, links[i]!.title);
         await sql`delete from search_lexemes where lexeme like 'qqswap%'`.execute(db);
+      }
+    });
+
+    it('never deadlocks two transactions of one user that swap words over two statements each', async () => {
+      // As two tag edits that swap tags do (a tag edit removes, then adds): each drops one word,
+      // then adds the word the other dropped.
+      const { db } = server.database;
+      const [a, b, c, d] = [links[0]!.id, links[1]!.id, links[2]!.id, links[3]!.id];
+      const save = (trx: Kysely<DB>, id: string, title: string) =>
+        sql`update links set title = ${title} where id = ${id}`.execute(trx);
+      await save(db, a, 'qqtwofoo');
+      await save(db, b, 'qqtwobar');
+      let second: Promise<unknown> = Promise.resolve();
+      try {
+        await db.transaction().execute(async (first) => {
+          await save(first, a, 'Plain one');
+          second = db.transaction().execute(async (trx) => {
+            await save(trx, b, 'Plain two');
+            await save(trx, d, 'qqtwofoo');
+          });
+          // The second waits, for the user (0010) or, before, for qqtwofoo after taking qqtwobar.
+          for (let i = 0; i < 250; i++) {
+            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+            if (rows[0]!.n > 0) break;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          await save(first, c, 'qqtwobar');
+        });
+        await second;
+        expect(await wordCountDrift(db)).toEqual([]);
+      } finally {
+        await Promise.allSettled([second]);
+        for (const [i, id] of [a, b, c, d].entries()) await save(db, id, links[i]!.title);
+        await sql`delete from search_lexemes where lexeme like 'qqtwo%'`.execute(db);
       }
     });
 

@@ -18,7 +18,16 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        <Toaster position="top-right" theme="system" richColors closeButton />
+        {/* Below the 64 px navbar: a toast over it hid the links (on a phone, the whole bar) and,
+            paused while hovered, kept them hidden. */}
+        <Toaster
+          position="top-right"
+          offset={{ top: 72 }}
+          mobileOffset={{ top: 72 }}
+          theme="system"
+          richColors
+          closeButton
+        />
       </QueryClientProvider>
     </StrictMode>,
   );

@@ -9,7 +9,7 @@ import * as m0006 from './migrations/0006-search-rank.js';
 import * as m0007 from './migrations/0007-search-words.js';
 import * as m0008 from './migrations/0008-search-tiers.js';
 import * as m0009 from './migrations/0009-search-inline.js';
-import * as m0010 from './migrations/0010-search-words-order.js';
+import * as m0010 from './migrations/0010-search-words-lock.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -24,7 +24,7 @@ const migrations: Record<string, EngineMigration> = {
   '0007-search-words': m0007,
   '0008-search-tiers': m0008,
   '0009-search-inline': m0009,
-  '0010-search-words-order': m0010,
+  '0010-search-words-lock': m0010,
 };
 
 /** Every migration's name, oldest first. */

@@ -2,16 +2,19 @@ import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../database.js';
 
 /**
- * PostgreSQL only: the trigger that keeps each user's words (`search_words`, migrations 0006 and
- * 0008) takes its row locks in one order.
+ * PostgreSQL only: saves of one user change that user's words (`search_words`, migrations 0006 and
+ * 0008) one transaction at a time.
  *
- * 0008's version counted the link's dropped words down, then added its new words in word order.
- * Two saves of one user's links that swap words (one drops a word the other adds, and the other
- * way round) each locked a dropped word first, then waited for the other's: a deadlock, and one
- * save failed. Now a save first locks the rows of all its changed words that exist, in word order,
- * then counts down, removes the words no link uses, and adds the new ones in word order: two saves
- * wait for each other at their first common word, holding none of the other's. (Words are only
- * inserted when added: a link deleted with its user must not recreate the user's words.)
+ * The trigger that keeps each user's words locks a row per changed word. Two transactions saving
+ * links of the same user could lock common words in opposite orders and deadlock, one save
+ * failing: two saves that swap words (each counted its dropped word down, then waited to add the
+ * other's), two edits that swap tags (a tag edit removes, then adds, in two statements), or an
+ * edit adding a new word beside a link being created (the new word's foreign-key check waits for
+ * the creating transaction's lock on the user). Ordering the words within one statement cannot
+ * help across statements. Now the trigger first locks the user's row (`for no key update`, which
+ * foreign-key checks do not wait for), as creating a link (`lockUser`) and deleting one (the link
+ * counter of migration 0002) already do: every path takes the user first, then words. When the
+ * user is being deleted, the row is gone and the lock finds nothing.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') await postgres(db);
@@ -36,11 +39,8 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
       if before_words = after_words then
         return null;
       end if;
-      -- Every changed word's row, in word order, before any count changes.
-      perform 1 from search_words where user_id = owner and word in (
-        (select search_words_of(before_words) except select search_words_of(after_words))
-        union (select search_words_of(after_words) except select search_words_of(before_words)))
-      order by word for update;
+      -- One transaction at a time changes a user's words: the user first, then the words.
+      perform 1 from users where id = owner for no key update;
       update search_words set links = links - 1 where user_id = owner and word in (
         select search_words_of(before_words) except select search_words_of(after_words));
       delete from search_words where user_id = owner and links <= 0 and word in (
