@@ -395,6 +395,36 @@ describe.each(engines())('text search plans on %s', (engine) => {
       }
     });
 
+    it('never deadlocks an edit that adds a new word beside a save holding the user, as creating a link does', async () => {
+      const { db } = server.database;
+      const [a, b] = [links[0]!.id, links[1]!.id];
+      const save = (trx: Kysely<DB>, id: string, title: string) =>
+        sql`update links set title = ${title} where id = ${id}`.execute(trx);
+      let edit: Promise<unknown> = Promise.resolve();
+      try {
+        await db.transaction().execute(async (creating) => {
+          // Creating a link locks the user first (`lockUser`), then indexes the link.
+          await sql`select id from users where id = ${userId} for update`.execute(creating);
+          // The edit adds a word no link has. With 0008's trigger it inserted the word, then its
+          // foreign-key check waited for the user; the creating save then waited for the word.
+          edit = db.transaction().execute((trx) => save(trx, a, 'qqguide'));
+          for (let i = 0; i < 250; i++) {
+            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+            if (rows[0]!.n > 0) break;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          await save(creating, b, 'qqguide');
+        });
+        await edit;
+        expect(await wordCountDrift(db)).toEqual([]);
+      } finally {
+        await Promise.allSettled([edit]);
+        for (const [i, id] of [a, b].entries()) await save(db, id, links[i]!.title);
+        await sql`delete from search_lexemes where lexeme like 'qqguid%'`.execute(db);
+      }
+    });
+
     it('moves only a long document out of line, and migration 0009 brings the ids of older rows back in line', async () => {
       // Under 0006's 128-byte toasting target, a row past ~2 kB (page text, long notes) had its link
       // id, owner id and words moved to the TOAST table too, and every sort or filter on an id read
