@@ -22,6 +22,24 @@ async function wordCountDrift(db: Kysely<DB>): Promise<unknown[]> {
   return rows;
 }
 
+/** Sets a link's title inside `trx`: a save as the database sees it (its triggers re-index the link). */
+const retitle = (trx: Kysely<DB>, id: string, title: string) =>
+  sql`update links set title = ${title} where id = ${id}`.execute(trx);
+
+/**
+ * Waits until at least `n` sessions of this test's database wait for a lock: a concurrent save has
+ * reached the wait the test arranged. Fails after 5 s.
+ */
+async function lockWaits(db: Kysely<DB>, n: number): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
+    if (rows[0]!.n >= n) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`fewer than ${n} sessions waiting for a lock`);
+}
+
 /**
  * Text search picks its plan by the size of the user's library on PostgreSQL (the user's own rows
  * for small libraries, the GIN index for large ones). Both plans must give the same answer.
@@ -191,8 +209,6 @@ describe.each(engines())('text search plans on %s', (engine) => {
       const { db } = server.database;
       const [a, b] = [links[0]!.id, links[1]!.id];
       // A title is indexed twice: its lexemes (`search_lexemes`) and the user's words (`search_words`).
-      const save = (trx: Kysely<DB>, id: string, text: string) =>
-        sql`update links set title = ${text} where id = ${id}`.execute(trx);
       // The first save holds a new lexeme uncommitted; the second adds it and another and waits for
       // the first on the one it holds; the first then adds the other. Had the second added the other
       // before waiting (the order a set difference happens to give), each would wait for the other.
@@ -209,15 +225,10 @@ describe.each(engines())('text search plans on %s', (engine) => {
       for (const [held, other] of [...pairs, ...pairs.slice(0, 3)] as [string, string][]) {
         let second: Promise<unknown> | undefined;
         await db.transaction().execute(async (trx) => {
-          await save(trx, a, held);
-          second = db.transaction().execute((t2) => save(t2, b, `${other} ${held}`));
-          for (let i = 0; i < 100; i++) {
-            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-              where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
-            if (rows[0]!.n > 0) break;
-            await new Promise((r) => setTimeout(r, 20));
-          }
-          await save(trx, a, `${held} ${other}`);
+          await retitle(trx, a, held);
+          second = db.transaction().execute((t2) => retitle(t2, b, `${other} ${held}`));
+          await lockWaits(db, 1);
+          await retitle(trx, a, `${held} ${other}`);
         });
         await second;
       }
@@ -243,8 +254,6 @@ describe.each(engines())('text search plans on %s', (engine) => {
       const { api } = await server.signUp('lexemes');
       const [theirs] = await seed(server, api, [{ url: 'https://lexemes.example/1', title: 'Theirs' }]);
       const mine = links[2]!;
-      const retitle = (trx: Kysely<DB>, id: string, title: string) =>
-        sql`update links set title = ${title} where id = ${id}`.execute(trx);
       await db.transaction().execute(async (trx) => {
         await retitle(trx, mine.id, 'qqkiwi');
         await db.transaction().execute(async (other) => {
@@ -311,20 +320,9 @@ describe.each(engines())('text search plans on %s', (engine) => {
     it('never deadlocks two saves of one user that swap words', async () => {
       const { db } = server.database;
       const [a, b, c] = [links[0]!.id, links[1]!.id, links[2]!.id];
-      const save = (trx: Kysely<DB>, id: string, title: string) =>
-        sql`update links set title = ${title} where id = ${id}`.execute(trx);
-      const waitingForLocks = async (n: number) => {
-        for (let i = 0; i < 250; i++) {
-          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
-          if (rows[0]!.n >= n) return;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        throw new Error(`fewer than ${n} saves waiting for a lock`);
-      };
-      await save(db, a, 'qqswapa');
-      await save(db, b, 'qqswapb');
-      await save(db, c, 'qqswapaa');
+      await retitle(db, a, 'qqswapa');
+      await retitle(db, b, 'qqswapb');
+      await retitle(db, c, 'qqswapaa');
       let first: Promise<unknown> = Promise.resolve();
       let second: Promise<unknown> = Promise.resolve();
       try {
@@ -337,10 +335,10 @@ describe.each(engines())('text search plans on %s', (engine) => {
           await sql`select 1 from search_words where user_id = ${userId} and word = 'qqswapaa' for update`.execute(
             holder,
           );
-          first = db.transaction().execute((trx) => save(trx, a, 'qqswapaa qqswapb'));
-          await waitingForLocks(1);
-          second = db.transaction().execute((trx) => save(trx, b, 'qqswapa'));
-          await waitingForLocks(2);
+          first = db.transaction().execute((trx) => retitle(trx, a, 'qqswapaa qqswapb'));
+          await lockWaits(db, 1);
+          second = db.transaction().execute((trx) => retitle(trx, b, 'qqswapa'));
+          await lockWaits(db, 2);
         });
         await Promise.all([first, second]);
         expect(await wordCountDrift(db)).toEqual([]);
@@ -355,7 +353,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
         ]);
       } finally {
         await Promise.allSettled([first, second]);
-        for (const [i, id] of [a, b, c].entries()) await save(db, id, links[i]!.title);
+        for (const [i, id] of [a, b, c].entries()) await retitle(db, id, links[i]!.title);
         await sql`delete from search_lexemes where lexeme like 'qqswap%'`.execute(db);
       }
     });
@@ -365,32 +363,25 @@ describe.each(engines())('text search plans on %s', (engine) => {
       // then adds the word the other dropped.
       const { db } = server.database;
       const [a, b, c, d] = [links[0]!.id, links[1]!.id, links[2]!.id, links[3]!.id];
-      const save = (trx: Kysely<DB>, id: string, title: string) =>
-        sql`update links set title = ${title} where id = ${id}`.execute(trx);
-      await save(db, a, 'qqtwofoo');
-      await save(db, b, 'qqtwobar');
+      await retitle(db, a, 'qqtwofoo');
+      await retitle(db, b, 'qqtwobar');
       let second: Promise<unknown> = Promise.resolve();
       try {
         await db.transaction().execute(async (first) => {
-          await save(first, a, 'Plain one');
+          await retitle(first, a, 'Plain one');
           second = db.transaction().execute(async (trx) => {
-            await save(trx, b, 'Plain two');
-            await save(trx, d, 'qqtwofoo');
+            await retitle(trx, b, 'Plain two');
+            await retitle(trx, d, 'qqtwofoo');
           });
           // The second waits, for the user (0010) or, before, for qqtwofoo after taking qqtwobar.
-          for (let i = 0; i < 250; i++) {
-            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-              where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
-            if (rows[0]!.n > 0) break;
-            await new Promise((r) => setTimeout(r, 20));
-          }
-          await save(first, c, 'qqtwobar');
+          await lockWaits(db, 1);
+          await retitle(first, c, 'qqtwobar');
         });
         await second;
         expect(await wordCountDrift(db)).toEqual([]);
       } finally {
         await Promise.allSettled([second]);
-        for (const [i, id] of [a, b, c, d].entries()) await save(db, id, links[i]!.title);
+        for (const [i, id] of [a, b, c, d].entries()) await retitle(db, id, links[i]!.title);
         await sql`delete from search_lexemes where lexeme like 'qqtwo%'`.execute(db);
       }
     });
@@ -398,8 +389,6 @@ describe.each(engines())('text search plans on %s', (engine) => {
     it('never deadlocks an edit that adds a new word beside a save holding the user, as creating a link does', async () => {
       const { db } = server.database;
       const [a, b] = [links[0]!.id, links[1]!.id];
-      const save = (trx: Kysely<DB>, id: string, title: string) =>
-        sql`update links set title = ${title} where id = ${id}`.execute(trx);
       let edit: Promise<unknown> = Promise.resolve();
       try {
         await db.transaction().execute(async (creating) => {
@@ -407,20 +396,15 @@ describe.each(engines())('text search plans on %s', (engine) => {
           await sql`select id from users where id = ${userId} for update`.execute(creating);
           // The edit adds a word no link has. With 0008's trigger it inserted the word, then its
           // foreign-key check waited for the user; the creating save then waited for the word.
-          edit = db.transaction().execute((trx) => save(trx, a, 'qqguide'));
-          for (let i = 0; i < 250; i++) {
-            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-              where wait_event_type = 'Lock' and datname = current_database()`.execute(db);
-            if (rows[0]!.n > 0) break;
-            await new Promise((r) => setTimeout(r, 20));
-          }
-          await save(creating, b, 'qqguide');
+          edit = db.transaction().execute((trx) => retitle(trx, a, 'qqguide'));
+          await lockWaits(db, 1);
+          await retitle(creating, b, 'qqguide');
         });
         await edit;
         expect(await wordCountDrift(db)).toEqual([]);
       } finally {
         await Promise.allSettled([edit]);
-        for (const [i, id] of [a, b].entries()) await save(db, id, links[i]!.title);
+        for (const [i, id] of [a, b].entries()) await retitle(db, id, links[i]!.title);
         await sql`delete from search_lexemes where lexeme like 'qqguid%'`.execute(db);
       }
     });
