@@ -32,12 +32,11 @@ import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
 import { normalize, WorkerEmbedder, type Embedder } from '../apps/server/src/modules/analysis/embedder.js';
-import { extractFacts } from '../apps/server/src/modules/analysis/extractor.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { MIN_COSINE } from '../apps/server/src/modules/search/search.service.js';
 import { buildVectors, sizeOf, topK, vectorBytes } from '../apps/server/src/modules/search/vector-index.js';
 import { QueryRecorder, runScenario, type LatencyResult, type Scenario } from './lib/latency.js';
-import { CORPUS_DIR, loadCorpus } from './lib/corpus.js';
+import { corpusFacts } from './lib/corpus.js';
 import { createBenchDatabase } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
@@ -101,60 +100,43 @@ class FixedEmbedder implements Embedder {
   }
 }
 
-/** Gives every link of `user` a vector, in batches. */
+/** Calls `insert` with the ids of `user`'s links, oldest first, 500 at a time. */
+async function inBatchesOfLinks(db: Kysely<DB>, user: BenchUser, insert: (ids: string[]) => Promise<unknown>) {
+  const rows = await db.selectFrom('links').select('id').where('user_id', '=', user.id).orderBy('id').execute();
+  for (let i = 0; i < rows.length; i += 500) await insert(rows.slice(i, i + 500).map((r) => r.id));
+}
+
+/** Gives every link of `user` a vector. */
 async function embedAll(db: Kysely<DB>, user: BenchUser, seedValue: number): Promise<void> {
   const next = mulberry32(seedValue);
-  const ids = (await db.selectFrom('links').select('id').where('user_id', '=', user.id).execute()).map((r) => r.id);
-  for (let i = 0; i < ids.length; i += 500) {
-    await db
-      .insertInto('embeddings')
-      .values(
-        ids.slice(i, i + 500).map((id) => ({
-          link_id: id,
-          model: MODEL,
-          dims: DIMS,
-          vector: vectorBytes(benchVector(next)),
-          created_at: 0,
-        })),
-      )
-      .execute();
-  }
+  const row = (id: string) => ({
+    link_id: id,
+    model: MODEL,
+    dims: DIMS,
+    vector: vectorBytes(benchVector(next)),
+    created_at: 0,
+  });
+  await inBatchesOfLinks(db, user, (ids) => db.insertInto('embeddings').values(ids.map(row)).execute());
 }
 
-/** Gives every link of `user` the extracted text of a corpus page, chosen at random, in batches. */
+/** The corpus pages' text as the analysis job extracts it (non-empty ones), read once. */
+let corpusTexts: string[] | undefined;
+
+/** Gives every link of `user` the extracted text of a corpus page, chosen at random. */
 async function addPageText(db: Kysely<DB>, user: BenchUser, seedValue: number): Promise<void> {
-  const texts = corpusTexts();
-  const next = mulberry32(seedValue);
-  const ids = (await db.selectFrom('links').select('id').where('user_id', '=', user.id).orderBy('id').execute()).map(
-    (r) => r.id,
-  );
-  for (let i = 0; i < ids.length; i += 500) {
-    await db
-      .insertInto('page_contents')
-      .values(
-        ids.slice(i, i + 500).map((id) => ({
-          link_id: id,
-          text: texts[Math.floor(next() * texts.length)]!,
-          language: 'en',
-          content_hash: null,
-          fetched_at: 0,
-        })),
-      )
-      .execute();
-  }
-}
-
-let corpusTextCache: string[] | undefined;
-/** The corpus pages' text as the analysis job extracts it (Readability), non-empty ones. */
-function corpusTexts(): string[] {
-  corpusTextCache ??= loadCorpus()
-    .map((page) => {
-      const dir = path.join(CORPUS_DIR, page.name);
-      const { sourceUrl } = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { sourceUrl: string };
-      return extractFacts(readFileSync(path.join(dir, 'input.html'), 'utf8'), sourceUrl).text;
-    })
+  corpusTexts ??= corpusFacts()
+    .map(({ facts }) => facts.text)
     .filter((t) => t.length > 0);
-  return corpusTextCache;
+  const texts = corpusTexts;
+  const next = mulberry32(seedValue);
+  const row = (id: string) => ({
+    link_id: id,
+    text: texts[Math.floor(next() * texts.length)]!,
+    language: 'en',
+    content_hash: null,
+    fetched_at: 0,
+  });
+  await inBatchesOfLinks(db, user, (ids) => db.insertInto('page_contents').values(ids.map(row)).execute());
 }
 
 /** The query embedding alone: USE-lite in its worker thread, warm, one query at a time. */

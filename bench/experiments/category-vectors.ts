@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CategoryModel } from '../../apps/server/src/modules/analysis/category-model.js';
 import { WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
-import { corpusFacts, mean } from './corpus-facts.js';
+import { corpusFacts } from '../lib/corpus.js';
+import { mean } from './corpus-facts.js';
 
 const { labels, heldout } = JSON.parse(
   readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../category-labels.json'), 'utf8'),

@@ -1,20 +1,9 @@
-/** The corpus pages as the analysis job sees them: the server's own extractor over each page. */
+/** Helpers the experiments share: the paraphrase queries, USE-lite, vector arithmetic. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pageText, WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
-import { extractFacts, type PageFacts } from '../../apps/server/src/modules/analysis/extractor.js';
-import { CORPUS_DIR, loadCorpus } from '../lib/corpus.js';
-
-export function corpusFacts(): { name: string; facts: PageFacts }[] {
-  return loadCorpus().map((page) => {
-    const expected = JSON.parse(readFileSync(path.join(CORPUS_DIR, page.name, 'expected.json'), 'utf8')) as {
-      sourceUrl: string;
-    };
-    const html = readFileSync(path.join(CORPUS_DIR, page.name, 'input.html'), 'utf8');
-    return { name: page.name, facts: extractFacts(html, expected.sourceUrl) };
-  });
-}
+import type { PageFacts } from '../../apps/server/src/modules/analysis/extractor.js';
 
 /** Element-wise sum of unit vectors, scaled back to unit length. */
 export function mean(...vectors: Float32Array[]): Float32Array {

@@ -7,7 +7,8 @@
  *   node --conditions=@linkwise/source --import tsx experiments/page-vectors.ts     (from bench/)
  */
 import { cosine } from '../../apps/server/src/modules/analysis/embedder.js';
-import { corpusFacts, mean, paraphraseQueries, withEmbedder, words } from './corpus-facts.js';
+import { corpusFacts } from '../lib/corpus.js';
+import { mean, paraphraseQueries, withEmbedder, words } from './corpus-facts.js';
 
 const queries = paraphraseQueries();
 const pages = corpusFacts();

@@ -15,7 +15,8 @@
  *   node --conditions=@linkwise/source --import tsx experiments/query-feedback.ts     (from bench/)
  */
 import { cosine, normalize } from '../../apps/server/src/modules/analysis/embedder.js';
-import { corpusFacts, paraphraseQueries, productionVectors } from './corpus-facts.js';
+import { corpusFacts } from '../lib/corpus.js';
+import { paraphraseQueries, productionVectors } from './corpus-facts.js';
 
 const queries = paraphraseQueries();
 const pages = corpusFacts();

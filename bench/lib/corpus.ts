@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { extractFacts, type PageFacts } from '../../apps/server/src/modules/analysis/extractor.js';
 
 export const CORPUS_DIR: string =
   process.env.CORPUS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/pages');
@@ -78,3 +79,14 @@ export function sharedWords(query: string, text: string): string[] {
 
 /** What a link's document holds: title, description, URL and page text. */
 export const documentOf = (p: CorpusPage) => `${p.title} ${p.description} ${p.url} ${p.text}`;
+
+/** The corpus pages as the analysis job sees them: the server's own extractor over each page. */
+export function corpusFacts(): { name: string; facts: PageFacts }[] {
+  return loadCorpus().map((page) => {
+    const expected = JSON.parse(readFileSync(path.join(CORPUS_DIR, page.name, 'expected.json'), 'utf8')) as {
+      sourceUrl: string;
+    };
+    const html = readFileSync(path.join(CORPUS_DIR, page.name, 'input.html'), 'utf8');
+    return { name: page.name, facts: extractFacts(html, expected.sourceUrl) };
+  });
+}
