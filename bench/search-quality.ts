@@ -29,14 +29,19 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
-import { AnalysisRepository } from '../apps/server/src/modules/analysis/analysis.repository.js';
 import { SubscriptionRepository } from '../apps/server/src/modules/billing/subscription.repository.js';
+import { EmbeddingRepository } from '../apps/server/src/modules/embeddings/embedding.repository.js';
+import { LinkAnalysisRepository } from '../apps/server/src/modules/links/link-analysis.repository.js';
+import { LinkAnalysisService } from '../apps/server/src/modules/links/link-analysis.service.js';
 import { LinkRepository } from '../apps/server/src/modules/links/link.repository.js';
 import { AnalysisService } from '../apps/server/src/modules/analysis/analysis.service.js';
+import { analyzeLinkSpec } from '../apps/server/src/modules/links/analyze-link.job.js';
+import { JobQueue } from '../apps/server/src/platform/jobs/job-queue.js';
+import { JobRepository } from '../apps/server/src/platform/jobs/job.repository.js';
 import { CategoryModel } from '../apps/server/src/modules/analysis/category-model.js';
-import type { Embedder } from '../apps/server/src/modules/analysis/embedder.js';
-import { WorkerExtractor } from '../apps/server/src/modules/analysis/extractor.js';
-import type { FetchedPage, PageFetcher } from '../apps/server/src/modules/analysis/fetcher.js';
+import type { Embedder } from '../apps/server/src/modules/ml/embedder.js';
+import { WorkerExtractor } from '../apps/server/src/modules/pages/extractor.js';
+import type { FetchedPage, PageFetcher } from '../apps/server/src/modules/pages/fetcher.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { systemClock } from '../apps/server/src/lib/clock.js';
 import { CORPUS_DIR, documentOf, loadCorpus, sharedWords, STOP, type CorpusPage } from './lib/corpus.js';
@@ -171,17 +176,21 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
     // The analysis job's own code path, with the corpus instead of the network.
     const { db } = database;
     const extractor = new WorkerExtractor();
-    const analysis = new AnalysisService({
-      fetcher: corpusFetcher(pages),
-      extractor,
-      embedder,
-      categories: new CategoryModel(embedder),
-      llm: null,
-      llmPolicy: { timeoutMs: 1000, attempts: 1, backoffBaseMs: 1 },
-      repo: new AnalysisRepository(db, engine),
+    const analysis = new LinkAnalysisService({
       links: new LinkRepository(db, engine),
+      analyses: new LinkAnalysisRepository(db),
+      embeddings: new EmbeddingRepository(db, engine),
+      analysis: new AnalysisService({
+        fetcher: corpusFetcher(pages),
+        extractor,
+        embedder,
+        categories: new CategoryModel(embedder),
+        llm: null,
+        llmPolicy: { timeoutMs: 1000, attempts: 1, backoffBaseMs: 1 },
+        log: app.log,
+      }),
       subscriptions: new SubscriptionRepository(db),
-      nudge: () => undefined,
+      queue: new JobQueue(new JobRepository(db, engine), systemClock, [analyzeLinkSpec]),
       vectorMissing: () => Promise.resolve(),
       billingMode: config.BILLING,
       clock: systemClock,
@@ -196,7 +205,7 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       const userId = (await api.me()).user.id;
       for (const [id, page] of await saveCorpus(api, pages)) {
         nameById.set(id, page);
-        await analysis.enrichLink(userId, id);
+        await analysis.enrich(userId, id);
       }
       log(`${engine}: ${name}: ${pages.length} links saved and analysed`);
     }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CategoryModel } from '../../apps/server/src/modules/analysis/category-model.js';
-import { WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
+import { WorkerEmbedder } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts } from '../lib/corpus.js';
 import { mean } from './corpus-facts.js';
 

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pageText, WorkerEmbedder } from '../../apps/server/src/modules/analysis/embedder.js';
-import type { PageFacts } from '../../apps/server/src/modules/analysis/extractor.js';
+import { pageText, WorkerEmbedder } from '../../apps/server/src/modules/ml/embedder.js';
+import type { PageFacts } from '../../apps/server/src/modules/pages/extractor.js';
 
 /** Element-wise sum of unit vectors, scaled back to unit length. */
 export function mean(...vectors: Float32Array[]): Float32Array {

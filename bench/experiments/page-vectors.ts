@@ -6,7 +6,7 @@
  *
  *   node --conditions=@linkwise/source --import tsx experiments/page-vectors.ts     (from bench/)
  */
-import { cosine } from '../../apps/server/src/modules/analysis/embedder.js';
+import { cosine } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts } from '../lib/corpus.js';
 import { mean, paraphraseQueries, withEmbedder, words } from './corpus-facts.js';
 

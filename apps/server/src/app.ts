@@ -15,6 +15,9 @@ import { InFlight } from './http/in-flight.js';
 import { makeRouter } from './http/route-adapter.js';
 import { serveWebApp } from './http/web-app.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { analyzeLinkJob, analyzeLinkSpec } from './modules/links/analyze-link.job.js';
+import { AnalysisService } from './modules/analysis/analysis.service.js';
+import { CategoryModel } from './modules/analysis/category-model.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { captchaOff } from './modules/auth/captcha.js';
@@ -25,18 +28,31 @@ import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
-import { buildAnalysis, remoteEmbedderFrom } from './modules/analysis/analysis.module.js';
-import { WorkerEmbedder, type Embedder } from './modules/analysis/embedder.js';
-import { USE_LITE_MODEL_ID } from './modules/analysis/use-lite.model.js';
+import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
+import { reembedLinksJob, reembedLinksSpec } from './modules/embeddings/reembed-links.job.js';
+import { ReembedRepository } from './modules/embeddings/reembed.repository.js';
+import { ReembedService } from './modules/embeddings/reembed.service.js';
+import { LinkAnalysisRepository } from './modules/links/link-analysis.repository.js';
+import { linkAnalysisRoutes } from './modules/links/link-analysis.routes.js';
+import { LinkAnalysisService } from './modules/links/link-analysis.service.js';
 import { linkRoutes } from './modules/links/link.routes.js';
-import { VaultRepository } from './modules/vault/vault.repository.js';
-import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { LinkRepository } from './modules/links/link.repository.js';
 import { LinkService } from './modules/links/link.service.js';
+import { buildModels } from './modules/ml/ml.module.js';
+import type { Embedder } from './modules/ml/embedder.js';
+import { WorkerExtractor } from './modules/pages/extractor.js';
+import { PageFetcher } from './modules/pages/fetcher.js';
 import { SearchRepository } from './modules/search/search.repository.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
 import { VectorCache } from './modules/search/vector-index.js';
+import { VaultRepository } from './modules/vault/vault.repository.js';
+import { vaultRoutes } from './modules/vault/vault.routes.js';
+import { VaultService } from './modules/vault/vault.service.js';
+import { JobQueue } from './platform/jobs/job-queue.js';
+import { JobRepository } from './platform/jobs/job.repository.js';
+import { JobRunner } from './platform/jobs/job-runner.js';
+import { runInRequest } from './platform/request-context.js';
 
 export interface AppOptions {
   config: Config;
@@ -72,7 +88,13 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-/** Builds the whole server: every module wired to its repositories, one process, one port. */
+/** Every job every process may enqueue (an `api` process enqueues without running any). */
+const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec];
+
+/**
+ * Builds the server for its role (ARCHITECTURE §12): `all` serves the API and the web app and runs
+ * the jobs; `api` serves and enqueues; `worker` runs the jobs and answers only /api/health.
+ */
 export async function buildApp({
   config,
   database,
@@ -80,9 +102,8 @@ export async function buildApp({
   logger,
   embedder: chosen,
 }: AppOptions): Promise<FastifyInstance> {
-  const embedder = chosen ?? remoteEmbedderFrom(config) ?? new WorkerEmbedder();
-  // Categories are tuned on the offline model: it stays theirs whatever embeds for search.
-  const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID ? embedder : new WorkerEmbedder();
+  const serveApi = config.ROLE !== 'worker';
+  const runJobs = config.ROLE !== 'api' && config.JOBS_ENABLED;
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
@@ -99,7 +120,8 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done();
+    // The rest of the request runs in its context: jobs it enqueues record its id.
+    runInRequest({ requestId: request.id }, done);
   });
   installErrorHandler(app);
   // Shutdown closes the database only after the last request's handler is done with it.
@@ -113,60 +135,22 @@ export async function buildApp({
     app.server.closeAllConnections();
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // The app is often served over plain http on localhost; HSTS belongs to the TLS proxy.
-    hsts: false,
-  });
-  // Only the browser extensions call the API cross-origin.
-  await app.register(cors, {
-    origin: (origin, cb) =>
-      cb(null, origin === undefined ? false : /^(chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)),
-    methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
-    maxAge: 600,
-  });
-  // Several instances share limits through Redis; one instance keeps them in memory.
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
-    : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
-  await app.register(rateLimit, {
-    global: false,
-    ...(redis && { redis }),
-    errorResponseBuilder: (_req, context) => {
-      const error = new AppError(
-        'RATE_LIMITED',
-        `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-      );
-      return Object.assign(error, { statusCode: 429 });
-    },
-  });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Linkwise API', version: config.version, description: 'Save links, find them again.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-
   const { db } = database;
+  const models = buildModels(config, chosen);
+  const jobs = new JobRepository(db, database.engine);
+  const runner = runJobs
+    ? new JobRunner(jobs, clock, app.log, {
+        concurrency: config.JOB_CONCURRENCY,
+        lockTimeoutMs: config.JOB_LOCK_TIMEOUT_SECONDS * 1000,
+      })
+    : undefined;
+  // Enqueues in this process wake its own worker at once; other processes' workers find them by polling.
+  const queue = new JobQueue(jobs, clock, JOB_SPECS, () => runner?.nudge());
+
   const users = new UserRepository(db);
   const links = new LinkRepository(db, database.engine);
   const subscriptions = new SubscriptionRepository(db);
+  const embeddings = new EmbeddingRepository(db, database.engine);
   const billing = new BillingService({
     subscriptions,
     countLinks: (userId) => links.countAll(userId),
@@ -181,54 +165,162 @@ export async function buildApp({
     }),
     clock,
   });
-  const captcha = captchaOff;
-  const auth = new AuthService({ users, billing, captcha, clock });
-  // The job worker is wired below (it needs the routes); link creation wakes it once it exists.
-  let jobsQueued = (): void => undefined;
-  const linkService = new LinkService({ links, billing, clock, jobsQueued: () => jobsQueued() });
-  const searchService = new SearchService({
-    search: new SearchRepository(db, database.engine),
+  const fetcher = new PageFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE });
+  const extractor = new WorkerExtractor();
+  const reembed = new ReembedService({
+    repo: new ReembedRepository(db),
+    embeddings,
+    queue,
+    embedder: models.embedder,
+    clock,
+    log: app.log,
+  });
+  const linkAnalysis = new LinkAnalysisService({
     links,
-    billing,
-    embedder,
-    vectors: new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024),
-    warn: (context, message) => app.log.warn(context, message),
-  });
-
-  const add = makeRouter(app, async (request) => {
-    const header = request.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-    const actor = token ? await auth.authenticate(token) : undefined;
-    if (!actor) throw new AppError('UNAUTHENTICATED', Messages.authenticationRequired);
-    request.actor = actor;
-  });
-
-  add(
-    // Health is public and cheap: one trivial query proves the database answers.
-    routes.health,
-    async () => {
-      await db.selectFrom('users').select('id').limit(1).execute();
-      return { status: 'ok' as const, db: 'ok' as const, version: config.version };
-    },
-  );
-  // Public and secret-free: only what the web app prints on its pages.
-  add(routes.appConfig, () =>
-    Promise.resolve({
-      operatorName: config.OPERATOR_NAME,
-      supportEmail: config.SUPPORT_EMAIL,
-      billing: config.BILLING,
-      freeLinkLimit: config.FREE_LINK_LIMIT,
+    analyses: new LinkAnalysisRepository(db),
+    embeddings,
+    analysis: new AnalysisService({
+      fetcher,
+      extractor,
+      embedder: models.embedder,
+      categories: new CategoryModel(models.categoryEmbedder),
+      llm: models.llm,
+      llmPolicy: models.llmPolicy,
+      log: app.log,
     }),
-  );
-  authRoutes(add, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
-  linkRoutes(add, linkService);
-  vaultRoutes(add, new VaultRepository(db), clock);
-  searchRoutes(add, searchService);
-  billingRoutes(add, billing);
-  ({ jobsQueued } = buildAnalysis({ app, add, config, database, clock, embedder, categoryEmbedder }));
-  if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
+    subscriptions,
+    queue,
+    vectorMissing: () => reembed.queue(),
+    billingMode: config.BILLING,
+    clock,
+    log: app.log,
+  });
 
-  app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
-  await serveWebApp(app);
+  if (serveApi) await serveTheApi();
+  else {
+    healthRoute(app, db, config);
+    // A worker answers nothing but its health.
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' }));
+  }
+
+  // The start-up check reads every link at worst (only when no finished run for this model is
+  // recorded): it runs after start-up, not before it.
+  let checking: Promise<unknown> = Promise.resolve();
+  if (runner) {
+    runner.register(analyzeLinkJob(linkAnalysis));
+    runner.register(reembedLinksJob(reembed));
+    app.addHook('onReady', () => {
+      runner.start();
+      checking = reembed.queueIfNeeded().catch((error: unknown) => {
+        app.log.error({ err: error }, 'could not check for links to re-embed');
+      });
+    });
+  }
+  app.addHook('onClose', async () => {
+    await checking;
+    await runner?.stop();
+    await models.close();
+    await extractor.close();
+    await fetcher.close();
+  });
   return app;
+
+  async function serveTheApi(): Promise<void> {
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https:'],
+          connectSrc: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      // The app is often served over plain http on localhost; HSTS belongs to the TLS proxy.
+      hsts: false,
+    });
+    // Only the browser extensions call the API cross-origin.
+    await app.register(cors, {
+      origin: (origin, cb) =>
+        cb(null, origin === undefined ? false : /^(chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)),
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
+      maxAge: 600,
+    });
+    // Several instances share limits through Redis; one instance keeps them in memory.
+    const redis = config.REDIS_URL
+      ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
+      : undefined;
+    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    await app.register(rateLimit, {
+      global: false,
+      ...(redis && { redis }),
+      errorResponseBuilder: (_req, context) => {
+        const error = new AppError(
+          'RATE_LIMITED',
+          `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+        );
+        return Object.assign(error, { statusCode: 429 });
+      },
+    });
+    await app.register(swagger, {
+      openapi: {
+        info: { title: 'Linkwise API', version: config.version, description: 'Save links, find them again.' },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: jsonSchemaTransform,
+    });
+
+    healthRoute(app, db, config);
+    const captcha = captchaOff;
+    const auth = new AuthService({ users, billing, captcha, clock });
+    const linkService = new LinkService({ links, billing, clock, queue });
+    const searchService = new SearchService({
+      search: new SearchRepository(db, database.engine),
+      links,
+      billing,
+      embedder: models.embedder,
+      vectors: new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024),
+      warn: (context, message) => app.log.warn(context, message),
+    });
+    const route = makeRouter(app, async (request) => {
+      const header = request.headers.authorization;
+      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      const actor = token ? await auth.authenticate(token) : undefined;
+      if (!actor) throw new AppError('UNAUTHENTICATED', Messages.authenticationRequired);
+      request.actor = actor;
+    });
+    // Public and secret-free: only what the web app prints on its pages.
+    route(routes.appConfig, () =>
+      Promise.resolve({
+        operatorName: config.OPERATOR_NAME,
+        supportEmail: config.SUPPORT_EMAIL,
+        billing: config.BILLING,
+        freeLinkLimit: config.FREE_LINK_LIMIT,
+      }),
+    );
+    authRoutes(route, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
+    linkRoutes(route, linkService);
+    linkAnalysisRoutes(route, linkAnalysis);
+    vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
+    searchRoutes(route, searchService);
+    billingRoutes(route, billing);
+    if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
+    app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
+    await serveWebApp(app);
+  }
+}
+
+/** Health is public and cheap, in every role: one trivial query proves the database answers. */
+function healthRoute(app: FastifyInstance, db: Database['db'], config: Config): void {
+  const route = makeRouter(app, () => Promise.reject(new AppError('UNAUTHENTICATED', Messages.authenticationRequired)));
+  route(routes.health, async () => {
+    await db.selectFrom('users').select('id').limit(1).execute();
+    return { status: 'ok' as const, db: 'ok' as const, version: config.version };
+  });
 }

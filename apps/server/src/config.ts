@@ -7,7 +7,7 @@ import {
   knownModelNames,
   sendsDimensions,
   type EmbeddingProvider,
-} from './modules/analysis/providers/embedding-models.js';
+} from './modules/ml/providers/embedding-models.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -60,6 +60,8 @@ export const ConfigSchema = z
       .max(8192, { error: 'must be a whole number of dimensions between 1 and 8192' })
       .optional(),
     AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
+    // What this process does (ARCHITECTURE §12): everything, only HTTP, or only background jobs.
+    ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     JOBS_ENABLED: bool.default(true),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
@@ -107,6 +109,14 @@ export const ConfigSchema = z
         code: 'custom',
         path: ['BILLING'],
         message: '"stripe" is not supported in this version; use off or simulated',
+      });
+    }
+    if (c.ROLE !== 'all' && !c.DATABASE_URL) {
+      // api and worker processes meet in a shared database; an embedded file has one process.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROLE'],
+        message: `${c.ROLE} needs PostgreSQL (DATABASE_URL): with the embedded SQLite database one process does everything, ROLE=all`,
       });
     }
     if (c.AI_PROVIDER === 'openai' && !c.OPENAI_API_KEY && !c.OPENAI_BASE_URL) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Messages, type Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, serveCorpus } from './corpus.js';
-import { ANALYZE_LINK_JOB } from '../src/modules/links/link.service.js';
+const ANALYZE_LINK_JOB = 'analyze-link';
 import { engines, failure, startServer, type TestServer } from './harness.js';
 
 const corpus = loadCorpus();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Embedder } from '../src/modules/analysis/embedder.js';
-import { GeminiEmbeddingApi } from '../src/modules/analysis/providers/gemini.embedder.js';
-import { OpenAiEmbeddingApi } from '../src/modules/analysis/providers/openai.embedder.js';
-import { QUERY_TIMEOUT_MS, RemoteEmbedder } from '../src/modules/analysis/providers/remote-embedder.js';
+import type { Embedder } from '../src/modules/ml/embedder.js';
+import { GeminiEmbeddingApi } from '../src/modules/ml/providers/gemini.embedder.js';
+import { OpenAiEmbeddingApi } from '../src/modules/ml/providers/openai.embedder.js';
+import { QUERY_TIMEOUT_MS, RemoteEmbedder } from '../src/modules/ml/providers/remote-embedder.js';
 import { EmbeddingDouble } from './embedding-double.js';
 
 const double = new EmbeddingDouble();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractFacts, titleFromUrl } from '../src/modules/analysis/extractor.js';
-import { PageFetcher } from '../src/modules/analysis/fetcher.js';
+import { extractFacts, titleFromUrl } from '../src/modules/pages/extractor.js';
+import { PageFetcher } from '../src/modules/pages/fetcher.js';
 import { loadCorpus, serveCorpus } from './corpus.js';
 
 const corpus = loadCorpus();

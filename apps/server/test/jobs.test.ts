@@ -1,100 +1,286 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobRepository } from '../src/modules/jobs/job.repository.js';
-import { engines, startServer, type TestServer } from './harness.js';
+import type { AnalyzeLinkPayload, JobName } from '@linkwise/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ZodError } from 'zod';
+import { defineJob, Priority, retryDelay, type JobDefinition, type JobSpec } from '../src/platform/jobs/job.js';
+import { JobQueue } from '../src/platform/jobs/job-queue.js';
+import { JobRepository } from '../src/platform/jobs/job.repository.js';
+import { JobRunner } from '../src/platform/jobs/job-runner.js';
+import { runInRequest } from '../src/platform/request-context.js';
+import { engines, startServer, TestClock, type TestServer } from './harness.js';
 
-describe.each(engines())('job queue on %s', (engine) => {
+/** A test job under a real job name (names are the contract's); JOBS_ENABLED=false keeps the server's own worker off. */
+const spec = (attempts = 3, retryable?: (error: unknown) => boolean): JobSpec<'analyze-link'> => ({
+  name: 'analyze-link',
+  priority: Priority.interactive,
+  retry: { attempts, backoff: { baseMs: 1000, factor: 4, maxMs: 60_000 }, ...(retryable && { retryable }) },
+});
+
+const until = async (what: string, check: () => Promise<boolean> | boolean) => {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe.each(engines())('job platform on %s', (engine) => {
   let server: TestServer;
   let jobs: JobRepository;
-  const now = Date.parse('2026-11-22T12:00:00Z');
+  let clock: TestClock;
+  let queue: JobQueue;
+  const runners: JobRunner[] = [];
 
   beforeAll(async () => {
     server = await startServer(engine);
     jobs = new JobRepository(server.database.db, server.database.engine);
   });
-  afterAll(() => server.close());
-  const clear = () => server.database.db.deleteFrom('jobs').execute();
+  afterAll(async () => {
+    for (const r of runners) await r.stop();
+    await server.close();
+  });
+  beforeEach(async () => {
+    for (const r of runners.splice(0)) await r.stop();
+    await server.database.db.deleteFrom('jobs').execute();
+    clock = new TestClock();
+    queue = new JobQueue(jobs, clock, [spec(), { ...spec(), name: 'reembed-links', priority: Priority.bulk }]);
+  });
+
+  const runner = (definition: JobDefinition<JobName>, concurrency = 1) => {
+    const r = new JobRunner(jobs, clock, server.app.log, { concurrency, lockTimeoutMs: 60_000, pollMs: 20 });
+    r.register(definition);
+    runners.push(r);
+    return r;
+  };
+  const row = (id: string) => jobs.find(id);
+  const payload = (n: number): AnalyzeLinkPayload => ({ linkId: `link-${n}`, userId: 'user' });
 
   it('hands each job to exactly one of several workers claiming at the same moment', async () => {
-    await clear();
-    await jobs.enqueueMany(
-      'test',
-      Array.from({ length: 40 }, (_, i) => ({ i })),
-      now,
+    await queue.enqueueMany(
+      'analyze-link',
+      Array.from({ length: 40 }, (_, i) => ({ payload: payload(i) })),
     );
-    const claims = await Promise.all(Array.from({ length: 4 }, (_, w) => jobs.claim(`worker-${w}`, 15, now)));
+    const claims = await Promise.all(Array.from({ length: 4 }, (_, w) => jobs.claim(`worker-${w}`, 15, clock.now())));
     const ids = claims.flat().map((j) => j.id);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
     expect(claims.flat().every((j) => j.status === 'running' && j.attempts === 1)).toBe(true);
   });
 
-  it('retries later with backoff and gives up after max attempts', async () => {
-    await clear();
-    const id = await jobs.enqueue('test', {}, now, 2);
-    const [first] = await jobs.claim('w', 1, now);
-    await jobs.fail('w', first!, 'boom', now, now + 5000);
-    expect(await jobs.claim('w', 1, now + 4999)).toHaveLength(0);
-    const [second] = await jobs.claim('w', 1, now + 5000);
-    expect(second).toMatchObject({ id, attempts: 2 });
-    await jobs.fail('w', second!, 'boom again', now + 5000, now + 25000);
-    expect(await jobs.find(id)).toMatchObject({ status: 'failed', last_error: 'boom again' });
-    expect(await jobs.claim('w', 1, now + 60_000)).toHaveLength(0);
+  it('runs interactive work before an older bulk backlog', async () => {
+    await queue.enqueueMany(
+      'reembed-links',
+      Array.from({ length: 5 }, (_, i) => ({ payload: { model: 'm', dims: 1, after: String(i) } })),
+    );
+    clock.advance(60_000);
+    const urgent = await queue.enqueue('analyze-link', payload(1));
+    const claimed = await jobs.claim('w', 3, clock.now());
+    expect(claimed[0]?.id).toBe(urgent);
+    expect(claimed.map((j) => j.type)).toEqual(['analyze-link', 'reembed-links', 'reembed-links']);
+    // A caller may raise or lower a job's priority.
+    const late = await queue.enqueue('analyze-link', payload(2), { priority: Priority.bulk + 1 });
+    expect((await row(late!))?.priority).toBe(Priority.bulk + 1);
+  });
+
+  it('keeps one live job per dedupe key, and queues a finished one again', async () => {
+    const first = await queue.enqueue('analyze-link', payload(1), { dedupeKey: 'k' });
+    expect(first).not.toBeNull();
+    expect(await queue.enqueue('analyze-link', payload(2), { dedupeKey: 'k' })).toBeNull();
+    const [claimed] = await jobs.claim('w', 1, clock.now());
+    expect(await queue.enqueue('analyze-link', payload(2), { dedupeKey: 'k' })).toBeNull();
+    await jobs.finish('w', claimed!.id, { status: 'done' }, clock.now());
+    expect(await queue.enqueue('analyze-link', payload(3), { dedupeKey: 'k' })).not.toBeNull();
+    const rows = await server.database.db.selectFrom('jobs').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      finished_at: null,
+      payload: JSON.stringify(payload(3)),
+    });
+    // Many at once: only keys not already live are queued.
+    const many = await queue.enqueueMany('analyze-link', [
+      { payload: payload(4), dedupeKey: 'k' },
+      { payload: payload(5), dedupeKey: 'other' },
+    ]);
+    expect(many).toBe(1);
+  });
+
+  it('enqueues inside the caller’s transaction: a rollback leaves no job', async () => {
+    await expect(
+      server.database.db.transaction().execute(async (trx) => {
+        await queue.enqueue('analyze-link', payload(1), { tx: trx });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await server.database.db.selectFrom('jobs').select('id').execute()).toEqual([]);
+    await server.database.db.transaction().execute((trx) => queue.enqueue('analyze-link', payload(1), { tx: trx }));
+    expect(await server.database.db.selectFrom('jobs').select('id').execute()).toHaveLength(1);
+  });
+
+  it('checks payloads against the contract when enqueued and again when dequeued', async () => {
+    await expect(queue.enqueue('analyze-link', { linkId: '', userId: 'u' })).rejects.toBeInstanceOf(ZodError);
+    // A row written by hand (or an older release) with a payload the schema refuses.
+    const bad = await queue.enqueue('analyze-link', payload(1));
+    await server.database.db.updateTable('jobs').set({ payload: '{"linkId": 42}' }).execute();
+    const seen: unknown[] = [];
+    runner(defineJob(spec(5), { run: (p) => Promise.resolve(void seen.push(p)) })).start();
+    await until('the bad job to fail', async () => (await row(bad!))?.status === 'failed');
+    expect(seen).toEqual([]);
+    // Final at once: retrying cannot fix a payload.
+    expect(await row(bad!)).toMatchObject({ attempts: 1, status: 'failed' });
+    expect((await row(bad!))?.last_error).toMatch(/expected string/i);
+  });
+
+  it('retries by the job’s own policy, then fails for good and gives up once', async () => {
+    const id = await queue.enqueue('analyze-link', payload(1));
+    let runs = 0;
+    const gaveUp: unknown[] = [];
+    const r = runner(
+      defineJob(spec(3), {
+        run: () => Promise.reject(new Error(`boom ${++runs}`)),
+        onGiveUp: (p, error) => Promise.resolve(void gaveUp.push([p, (error as Error).message])),
+      }),
+    );
+    r.start();
+    await until('the first attempt', async () => (await row(id!))?.last_error === 'boom 1');
+    const first = await row(id!);
+    expect(first).toMatchObject({ status: 'queued', attempts: 1, run_at: clock.now() + retryDelay(spec(3).retry, 1) });
+    clock.advance(1000);
+    r.nudge();
+    await until('the second attempt', async () => (await row(id!))?.last_error === 'boom 2');
+    expect((await row(id!))?.run_at).toBe(clock.now() + 4000);
+    clock.advance(4000);
+    r.nudge();
+    await until('the final state', async () => (await row(id!))?.status === 'failed');
+    expect(await row(id!)).toMatchObject({ attempts: 3, last_error: 'boom 3', finished_at: clock.now() });
+    await until('give-up', () => gaveUp.length === 1);
+    expect(gaveUp).toEqual([[payload(1), 'boom 3']]);
+    expect(runs).toBe(3);
+  });
+
+  it('fails at once on an error the policy says retrying cannot fix', async () => {
+    const id = await queue.enqueue('analyze-link', payload(1));
+    class Final extends Error {}
+    runner(
+      defineJob(
+        spec(5, (e) => !(e instanceof Final)),
+        { run: () => Promise.reject(new Final('blocked address')) },
+      ),
+    ).start();
+    await until('the final state', async () => (await row(id!))?.status === 'failed');
+    expect(await row(id!)).toMatchObject({ attempts: 1, last_error: 'blocked address' });
+  });
+
+  it('records progress where callers can read it, and continues a long job in the same row', async () => {
+    const id = await queue.enqueue('analyze-link', payload(0));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    runner(
+      defineJob(spec(), {
+        async run(p, ctx) {
+          const step = Number(p.linkId.split('-')[1]);
+          await ctx.progress({ done: step + 1, total: 3 });
+          if (step === 1) await held;
+          return step < 2 ? { continueWith: { ...p, linkId: `link-${step + 1}` } } : undefined;
+        },
+      }),
+    ).start();
+    await until('progress 2 of 3', async () => (await queue.find(id!))?.progress?.done === 2);
+    expect(await queue.find(id!)).toMatchObject({ status: 'running', progress: { done: 2, total: 3 } });
+    release();
+    await until('done', async () => (await queue.find(id!))?.status === 'done');
+    expect(await queue.find(id!)).toMatchObject({ progress: { done: 3, total: 3 }, payload: payload(2) });
+    expect(await server.database.db.selectFrom('jobs').select('id').execute()).toEqual([{ id }]);
+  });
+
+  it('cancels a queued job at once and a running one at its next heartbeat', async () => {
+    const waiting = await queue.enqueue('analyze-link', payload(1), { runAt: clock.now() + 60_000 });
+    expect(await queue.cancel(waiting!)).toBe(true);
+    expect(await queue.find(waiting!)).toMatchObject({ status: 'canceled' });
+    expect(await queue.cancel(waiting!)).toBe(false);
+
+    const running = await queue.enqueue('analyze-link', payload(2));
+    let sawAbort = false;
+    runner(
+      defineJob(spec(), {
+        run: (_p, ctx) =>
+          new Promise<void>((_resolve, reject) => {
+            ctx.signal.addEventListener('abort', () => {
+              sawAbort = true;
+              reject(new Error('stopped'));
+            });
+          }),
+      }),
+    ).start();
+    await until('running', async () => (await row(running!))?.status === 'running');
+    expect(await queue.cancel(running!)).toBe(true);
+    await until('canceled', async () => (await row(running!))?.status === 'canceled');
+    expect(sawAbort).toBe(true);
+    expect((await row(running!))?.finished_at).not.toBeNull();
+  });
+
+  it('gives a job back unfinished when its worker shuts down (the attempt not counted)', async () => {
+    const id = await queue.enqueue('analyze-link', payload(1));
+    const r = runner(
+      defineJob(spec(), {
+        run: (_p, ctx) =>
+          new Promise<void>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('x')))),
+      }),
+    );
+    r.start();
+    await until('running', async () => (await row(id!))?.status === 'running');
+    await r.stop();
+    expect(await row(id!)).toMatchObject({ status: 'queued', attempts: 0, locked_by: null });
   });
 
   it('requeues jobs whose lock went stale and leaves fresh ones alone', async () => {
-    await clear();
-    const stale = await jobs.enqueue('test', {}, now);
-    const fresh = await jobs.enqueue('test', {}, now + 1);
+    const stale = await queue.enqueue('analyze-link', payload(1));
+    const fresh = await queue.enqueue('analyze-link', payload(2), { runAt: clock.now() + 1 });
+    const now = clock.now();
     await jobs.claim('dead', 1, now);
     await jobs.claim('alive', 1, now + 1);
-    await jobs.heartbeat('alive', [fresh], now + 60_000);
+    await jobs.heartbeat('alive', [fresh!], now + 60_000);
     expect(await jobs.recoverStale(now + 30_000, now + 60_000)).toBe(1);
-    expect(await jobs.find(stale)).toMatchObject({ status: 'queued', locked_by: null });
-    expect(await jobs.find(fresh)).toMatchObject({ status: 'running', locked_by: 'alive' });
-    // A worker that lost its lock cannot complete the job any more.
-    await jobs.complete('dead', stale, now + 60_000);
-    expect((await jobs.find(stale))?.status).toBe('queued');
+    expect(await row(stale!)).toMatchObject({ status: 'queued', locked_by: null });
+    expect(await row(fresh!)).toMatchObject({ status: 'running', locked_by: 'alive' });
+    // A worker that lost its lock cannot finish the job any more.
+    await jobs.finish('dead', stale!, { status: 'done' }, now + 60_000);
+    expect((await row(stale!))?.status).toBe('queued');
   });
 
-  it('keeps a single job single: queued once while live, again once finished, continued in place', async () => {
-    await clear();
-    expect(await jobs.enqueueOnce('only', 'test', { step: 0 }, now)).toBe(true);
-    expect(await jobs.enqueueOnce('only', 'test', { step: 9 }, now)).toBe(false);
-    const [run] = await jobs.claim('w', 1, now);
-    expect(run).toMatchObject({ id: 'only', attempts: 1 });
-    expect(await jobs.enqueueOnce('only', 'test', { step: 9 }, now)).toBe(false);
-    // More to do: the same row goes back to the queue with its new payload and a fresh attempt budget.
-    await jobs.continueWith('w', 'only', { step: 1 }, now + 1);
-    expect(await jobs.find('only')).toMatchObject({
-      status: 'queued',
-      attempts: 0,
-      payload: '{"step":1}',
-      run_at: now + 1,
+  it('prunes finished jobs after their time, failed ones later', async () => {
+    const [a, b, c] = await Promise.all([1, 2, 3].map((n) => queue.enqueue('analyze-link', payload(n))));
+    for (const job of await jobs.claim('w', 3, clock.now())) {
+      if (job.id === a) await jobs.finish('w', job.id, { status: 'done' }, 1000);
+      else if (job.id === b) await jobs.fail('w', job.id, 'x', 1000, null);
+    }
+    expect(await jobs.prune(2000, 500)).toBe(1);
+    expect((await server.database.db.selectFrom('jobs').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual(
+      [b, c].sort(),
+    );
+  });
+
+  it('records the request that enqueued a job', async () => {
+    const id = await runInRequest({ requestId: 'req-42' }, () => queue.enqueue('analyze-link', payload(1)));
+    expect((await row(id!))?.request_id).toBe('req-42');
+    // Through HTTP: a saved link's analysis job carries the request's id.
+    const { token } = await server.signUp('rid');
+    const response = await fetch(`${server.url}/api/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': 'save-123' },
+      body: JSON.stringify({ url: 'https://example.com/rid' }),
     });
-    const [again] = await jobs.claim('w', 1, now + 1);
-    await jobs.complete('w', again!.id, now + 2);
-    expect(await jobs.enqueueOnce('only', 'test', { step: 0 }, now + 3)).toBe(true);
-    expect(await jobs.find('only')).toMatchObject({ status: 'queued', attempts: 0, payload: '{"step":0}' });
-    expect(await server.database.db.selectFrom('jobs').select('id').execute()).toEqual([{ id: 'only' }]);
-  });
-
-  it('queues many keyed jobs at once, each only where it is not already waiting or running', async () => {
-    await clear();
-    const batch = (step: number) => ['a', 'b', 'c'].map((id) => ({ id, payload: { id, step } }));
-    expect(await jobs.enqueueEachOnce('test', batch(0), now)).toBe(3);
-    const [running] = await jobs.claim('w', 1, now);
-    await jobs.complete('w', running!.id, now + 1);
-    // One finished: only it is queued again, with its new payload; the waiting two keep theirs.
-    expect(await jobs.enqueueEachOnce('test', batch(1), now + 2)).toBe(1);
-    const rows = await server.database.db
+    expect(response.status).toBe(201);
+    const link = (await response.json()) as { id: string };
+    const job = await server.database.db
       .selectFrom('jobs')
-      .select(['id', 'status', 'payload'])
-      .orderBy('id')
-      .execute();
-    expect(rows.map((r) => [r.status, (JSON.parse(r.payload) as { step: number }).step])).toEqual([
-      ['queued', running!.id === 'a' ? 1 : 0],
-      ['queued', running!.id === 'b' ? 1 : 0],
-      ['queued', running!.id === 'c' ? 1 : 0],
-    ]);
+      .select(['request_id', 'priority', 'dedupe_key'])
+      .where('dedupe_key', '=', `analyze-link:${link.id}`)
+      .executeTakeFirstOrThrow();
+    expect(job).toEqual({
+      request_id: 'save-123',
+      priority: Priority.interactive,
+      dedupe_key: `analyze-link:${link.id}`,
+    });
   });
 });

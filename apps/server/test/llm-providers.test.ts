@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PageFacts } from '../src/modules/analysis/extractor.js';
-import { GeminiProvider } from '../src/modules/analysis/providers/gemini.provider.js';
-import { askWithRetries, type LlmProvider } from '../src/modules/analysis/providers/llm.js';
-import { OpenAiProvider } from '../src/modules/analysis/providers/openai.provider.js';
+import type { PageFacts } from '../src/modules/pages/extractor.js';
+import { GeminiProvider } from '../src/modules/ml/providers/gemini.provider.js';
+import { askWithRetries } from '../src/modules/analysis/llm-prompt.js';
+import type { LlmProvider } from '../src/modules/ml/providers/llm.js';
+import { OpenAiProvider } from '../src/modules/ml/providers/openai.provider.js';
 import { loadCorpus, serveCorpus } from './corpus.js';
 import { engines, startServer, type TestServer } from './harness.js';
 

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { ApiClient, Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_ANCHORS } from '../src/modules/analysis/category-model.js';
-import { REEMBED_LINKS_JOB } from '../src/modules/analysis/reembed.service.js';
+import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
+
+const REEMBED_LINKS_JOB = 'reembed-links';
 import { EmbeddingDouble } from './embedding-double.js';
 import { engines, startServer, upgrade, type TestServer } from './harness.js';
 
@@ -208,7 +210,7 @@ describe.each(engines())('remote embedding model on %s', (engine) => {
     await server.database.db.updateTable('links').set({ analysis_status: 'failed' }).where('id', 'in', ids).execute();
     // Written by an install from before re-embedding existed: no finished run is recorded, so the
     // start-up check reads the links (a failed analysis today queues the run itself).
-    await server.database.db.deleteFrom('jobs').where('id', '=', REEMBED_LINKS_JOB).execute();
+    await server.database.db.deleteFrom('jobs').where('dedupe_key', '=', REEMBED_DEDUPE_KEY).execute();
     await server.database.db
       .updateTable('jobs')
       .set({ status: 'failed' })

@@ -5,7 +5,7 @@ import { fillLinkWords } from '../src/db/migrations/0007-search-words.js';
 import { up as inlineSearchIds } from '../src/db/migrations/0009-search-inline.js';
 import type { DB } from '../src/db/schema.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
-import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search/text-query.js';
+import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search-index/text-query.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
 
 /**

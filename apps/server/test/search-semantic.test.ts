@@ -1,7 +1,7 @@
 import type { ApiClient, Link, SearchQueryInput } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkerEmbedder } from '../src/modules/analysis/embedder.js';
-import { vectorBytes } from '../src/modules/search/vector-index.js';
+import { WorkerEmbedder } from '../src/modules/ml/embedder.js';
+import { vectorBytes } from '../src/modules/embeddings/vector-bytes.js';
 import { engines, seed, startServer, upgrade, type TestServer } from './harness.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
 import { loadUserVectors, patchLimit } from '../src/modules/search/search.service.js';
-import { buildVectors, topK, VectorCache, vectorBytes } from '../src/modules/search/vector-index.js';
+import { vectorBytes } from '../src/modules/embeddings/vector-bytes.js';
+import { buildVectors, topK, VectorCache } from '../src/modules/search/vector-index.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
 
 describe.each(engines())('stored link vectors on %s', (engine) => {

@@ -8,3 +8,4 @@ export * from './route.js';
 export * from './routes.js';
 export * from './client.js';
 export * from './vault.js';
+export * from './jobs.js';

@@ -122,13 +122,24 @@ export interface JobsTable {
   id: string;
   type: string;
   payload: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
+  status: 'queued' | 'running' | 'done' | 'failed' | 'canceled';
   attempts: Generated<number>;
   max_attempts: number;
+  /** Lower runs first: an interactive save before a bulk import's backlog. */
+  priority: Generated<number>;
+  /** At most one queued or running job per key; a finished one with the key is queued again. */
+  dedupe_key: string | null;
+  /** JSON `{done, total}` of a long job, or null. */
+  progress: string | null;
+  /** The HTTP request that enqueued the job, for following one action across processes in the logs. */
+  request_id: string | null;
   run_at: Millis;
   locked_at: Millis | null;
   locked_by: string | null;
   last_error: string | null;
+  /** Set when cancelling was asked for; a running job notices it at its next heartbeat. */
+  cancel_requested: Generated<number>;
+  finished_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }

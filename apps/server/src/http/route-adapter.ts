@@ -1,7 +1,7 @@
 import type { RouteDef, RouteOutput } from '@linkwise/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Actor } from '../modules/auth/actor.js';
+import type { Actor } from '../platform/actor.js';
 import { InFlight } from './in-flight.js';
 
 type Parsed<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer S extends z.ZodType }

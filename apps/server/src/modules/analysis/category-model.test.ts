@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CategoryModel } from './category-model.js';
-import { WorkerEmbedder } from './embedder.js';
+import { WorkerEmbedder } from '../ml/embedder.js';
 
 describe('CategoryModel', () => {
   const embedder = new WorkerEmbedder();

@@ -1,5 +1,5 @@
 import type { DEFAULT_CATEGORIES } from '@linkwise/contract';
-import { cosine, type Embedder } from './embedder.js';
+import { cosine, type Embedder } from '../ml/embedder.js';
 
 /**
  * Short anchor phrases per default category (ARCHITECTURE §4 used 4–5; more phrases cover more of

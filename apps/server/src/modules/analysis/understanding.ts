@@ -1,5 +1,5 @@
 import { cleanTag, DEFAULT_CATEGORIES, tagKey } from '@linkwise/contract';
-import type { PageFacts } from './extractor.js';
+import type { PageFacts } from '../pages/extractor.js';
 
 /** What analysis proposes for a link. */
 export interface Understanding {

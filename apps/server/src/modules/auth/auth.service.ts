@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, toIso, toIsoOrNull } from '../../lib/clock.js';
 import { newId, newSecret, sha256 } from '../../lib/ids.js';
 import type { BillingService } from '../billing/billing.service.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../../platform/actor.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import type { UserRepository } from './user.repository.js';

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { AuthTokensTable, DB, UserRow, UsersTable } from '../../db/schema.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../../platform/actor.js';
 
 /** Users and their device tokens. */
 export class UserRepository {

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { toIsoOrNull } from '../../lib/clock.js';
 import { newSecret } from '../../lib/ids.js';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../../platform/actor.js';
 import {
   allowance,
   effectiveSubscription,

@@ -3,8 +3,7 @@ import { tagKey, type EncryptedCredential, type LinkListQuery, type LinkStats } 
 import type { Engine } from '../../db/database.js';
 import type { DB, LinkRow, NewLink } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
-import { newJobRow } from '../jobs/job.repository.js';
-import { tagMatches, textMatches } from '../search/text-query.js';
+import { tagMatches, textMatches } from '../search-index/text-query.js';
 
 /** The oldest-first position up to which a downgraded user's links stay viewable. */
 export interface Cutoff {
@@ -41,6 +40,11 @@ export class LinkRepository {
     private readonly db: Kysely<DB>,
     readonly engine: Engine,
   ) {}
+
+  /** The connection this repository runs on (a transaction's, inside `transaction`): for other repositories and the job queue to join it. */
+  get connection(): Kysely<DB> {
+    return this.db;
+  }
 
   /** Runs `fn` in one transaction with a repository bound to it. */
   transaction<T>(fn: (repo: LinkRepository) => Promise<T>): Promise<T> {
@@ -352,11 +356,15 @@ export class LinkRepository {
     };
   }
 
-  /** Queues background work in the same transaction as the write that caused it. */
-  async enqueueJob(id: string, type: string, payload: unknown, now: number): Promise<void> {
+  /** Deletes every credential of the user and clears the links' flag (a vault reset). How many were deleted. */
+  async deleteAllCredentials(userId: string, now: number): Promise<number> {
+    const deleted = await this.db.deleteFrom('credentials').where('user_id', '=', userId).executeTakeFirst();
     await this.db
-      .insertInto('jobs')
-      .values({ ...newJobRow(type, payload, now), id })
+      .updateTable('links')
+      .set({ has_credentials: 0, updated_at: now })
+      .where('user_id', '=', userId)
+      .where('has_credentials', '=', 1)
       .execute();
+    return Number(deleted.numDeletedRows);
   }
 }

@@ -12,24 +12,20 @@ import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, toIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { LinkRow } from '../../db/schema.js';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../../platform/actor.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import { allowance } from '../billing/entitlements.js';
 import type { BillingService } from '../billing/billing.service.js';
 import { isWithinCutoff, type Cutoff, type HydratedLink, type LinkRepository } from './link.repository.js';
+import { analyzeDedupeKey } from './link-analysis.service.js';
 import { duplicateKey, hostTitle } from './url-normalize.js';
 
 export interface LinkDeps {
   links: LinkRepository;
   billing: BillingService;
   clock: Clock;
-  /** Called after a transaction that queued a job committed: wakes the job worker instead of waiting for its poll. */
-  jobsQueued?: () => void;
+  queue: JobQueue;
 }
-
-/** The background job that fills in what the user left empty (worker arrives with link intelligence). */
-export const ANALYZE_LINK_JOB = 'analyze-link';
-/** A link's analysis job has a fixed id: asking again while one waits adds nothing (`enqueueOnce`). */
-export const analyzeJobId = (linkId: string): string => `${ANALYZE_LINK_JOB}:${linkId}`;
 
 export function toLink({ row, tags, credentials }: HydratedLink): Link {
   return {
@@ -133,11 +129,16 @@ export class LinkService {
         });
         if (input.tags?.length) await tx.setTags(actor.userId, id, input.tags, now);
         if (input.credentials?.length) await tx.setCredentials(actor.userId, id, input.credentials, now);
-        await tx.enqueueJob(analyzeJobId(id), ANALYZE_LINK_JOB, { linkId: id, userId: actor.userId }, now);
+        // Same transaction: the link exists exactly when its analysis is queued.
+        await this.deps.queue.enqueue(
+          'analyze-link',
+          { linkId: id, userId: actor.userId },
+          { tx: tx.connection, dedupeKey: analyzeDedupeKey(id) },
+        );
       });
     try {
       await attempt();
-      this.deps.jobsQueued?.();
+      this.deps.queue.queued();
     } catch (error) {
       // A concurrent save of the same URL lost the race on the unique index: report the winner.
       if (!(error instanceof AppError)) {

@@ -13,7 +13,7 @@ import {
   type FtsColumns,
   type Term,
   type TsWeights,
-} from './text-query.js';
+} from '../search-index/text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
 
 /**

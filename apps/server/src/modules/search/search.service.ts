@@ -1,14 +1,14 @@
 import { tagKey, type SearchQuery, type SearchResponse, type SearchResult } from '@linkwise/contract';
 import type { LinkRow } from '../../db/schema.js';
-import type { Actor } from '../auth/actor.js';
-import type { Embedder } from '../analysis/embedder.js';
+import type { Actor } from '../../platform/actor.js';
+import type { Embedder } from '../ml/embedder.js';
 import type { BillingService } from '../billing/billing.service.js';
 import { searchModeFor } from '../billing/entitlements.js';
 import { isWithinCutoff, type Cutoff, type HydratedLink, type LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
 import { fuse, textFirst, type Fused } from './fusion.js';
 import type { SearchRepository } from './search.repository.js';
-import { searchTerms, type Term } from './text-query.js';
+import { searchTerms, type Term } from '../search-index/text-query.js';
 import { allowedEdits, closeTerms } from './typo.js';
 import { buildVectors, topK, type UserVectors, type VectorCache } from './vector-index.js';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from './wasm/compile.mjs';
 import { DOT_WASM } from './wasm/dot.wasm.js';
-import { normalize } from '../analysis/embedder.js';
-import { buildVectors, sizeOf, topK, VectorCache, vectorBytes, type UserVectors } from './vector-index.js';
+import { normalize } from '../ml/embedder.js';
+import { vectorBytes } from '../embeddings/vector-bytes.js';
+import { buildVectors, sizeOf, topK, VectorCache, type UserVectors } from './vector-index.js';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function rng(seed: number): () => number {

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { normalize } from '../analysis/embedder.js';
+import { normalize } from '../ml/embedder.js';
 import { DOT_WASM } from './wasm/dot.wasm.js';
 
 /** The part of the WebAssembly API used here (Node's type definitions for v20 do not declare it). */
@@ -160,14 +160,6 @@ export function buildVectors(version: number, model: string, dims: number, rows:
     self.ids[i] = row.linkId;
   });
   return self;
-}
-
-/** A vector as stored in the embeddings table: little-endian float32 bytes. */
-export function vectorBytes(vector: Float32Array): Uint8Array {
-  const out = new Uint8Array(vector.length * 4);
-  const view = new DataView(out.buffer);
-  vector.forEach((x, i) => view.setFloat32(i * 4, x, true));
-  return out;
 }
 
 /**

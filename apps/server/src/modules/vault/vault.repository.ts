@@ -7,7 +7,7 @@ export interface StoredVault {
   updatedAt: number;
 }
 
-/** Vault key material and the reset of a user's credentials. The only place vault SQL lives. */
+/** Vault key material. The only place vault SQL lives (credentials belong to the links module). */
 export class VaultRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -62,18 +62,13 @@ export class VaultRepository {
     return Number(updated.numUpdatedRows) === 1;
   }
 
-  /** Deletes the key material and every credential of the user, in one transaction. */
-  async reset(userId: string, now: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const deleted = await trx.deleteFrom('credentials').where('user_id', '=', userId).executeTakeFirst();
-      await trx
-        .updateTable('links')
-        .set({ has_credentials: 0, updated_at: now })
-        .where('user_id', '=', userId)
-        .where('has_credentials', '=', 1)
-        .execute();
-      await trx.deleteFrom('vaults').where('user_id', '=', userId).execute();
-      return Number(deleted.numDeletedRows);
-    });
+  /** The same repository inside a caller's transaction. */
+  with(db: Kysely<DB>): VaultRepository {
+    return new VaultRepository(db);
+  }
+
+  /** Deletes the user's key material (the caller deletes the credentials in the same transaction). */
+  async delete(userId: string): Promise<void> {
+    await this.db.deleteFrom('vaults').where('user_id', '=', userId).execute();
   }
 }

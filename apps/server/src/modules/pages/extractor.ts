@@ -1,7 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import smartquotes from 'smartquotes';
-import { WorkerClient, workerFile } from './worker-client.js';
+import { WorkerClient, workerFile } from '../../lib/worker-client.js';
 
 /** What a page says about itself. Empty strings never appear: a missing fact is null. */
 export interface PageFacts {

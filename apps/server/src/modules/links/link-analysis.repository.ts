@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { Engine } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import { JobRepository } from '../jobs/job.repository.js';
-import { LinkRepository } from '../links/link.repository.js';
 
 /** What the background analysis may write; each field is applied only where the user left it empty. */
 export interface Enrichment {
@@ -16,18 +13,13 @@ export interface Enrichment {
   favicon: string | null;
 }
 
-/** Reads and writes of link analysis: link facts, page text, vectors and status. */
-export class AnalysisRepository {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly engine: Engine,
-  ) {}
+/** A link's analysis as the links module applies it: facts, page text and status (vectors: embeddings). */
+export class LinkAnalysisRepository {
+  constructor(private readonly db: Kysely<DB>) {}
 
-  /** One transaction (one commit, one fsync on SQLite) for all of a link's analysis writes. */
-  transaction<T>(fn: (repo: AnalysisRepository, links: LinkRepository) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => fn(new AnalysisRepository(trx, this.engine), new LinkRepository(trx, this.engine)));
+  /** The same repository inside a caller's transaction. */
+  with(db: Kysely<DB>): LinkAnalysisRepository {
+    return new LinkAnalysisRepository(db);
   }
 
   /** The user's categories and tags, most used first (the vocabulary analysis prefers). */
@@ -107,48 +99,21 @@ export class AnalysisRepository {
       .execute();
   }
 
-  /** Vectors are stored as little-endian float32 bytes with their model id and dimension. */
-  async saveEmbedding(linkId: string, model: string, vector: Float32Array, now: number): Promise<void> {
-    const bytes = new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
-    await this.db
-      .insertInto('embeddings')
-      .values({ link_id: linkId, model, dims: vector.length, vector: bytes, created_at: now })
-      .onConflict((oc) =>
-        oc.column('link_id').doUpdateSet({ model, dims: vector.length, vector: bytes, created_at: now }),
-      )
-      .execute();
-  }
-
   /** Ids of all the user's links, for "re-analyse all". */
   async linkIds(userId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('links').select('id').where('user_id', '=', userId).execute();
     return rows.map((r) => r.id);
   }
 
-  /**
-   * Marks the user's links pending and queues their jobs (`enqueueEachOnce`: a link whose job is
-   * still waiting gets no second one) in one transaction: a crash cannot leave links pending with no
-   * job to run them.
-   */
-  async queueAnalysis(
-    userId: string,
-    linkIds: string[],
-    jobType: string,
-    jobId: (linkId: string) => string,
-    now: number,
-  ): Promise<void> {
-    if (linkIds.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < linkIds.length; i += 500) {
-        await trx
-          .updateTable('links')
-          .set({ analysis_status: 'pending' })
-          .where('user_id', '=', userId)
-          .where('id', 'in', linkIds.slice(i, i + 500))
-          .execute();
-      }
-      const jobs = linkIds.map((linkId) => ({ id: jobId(linkId), payload: { linkId, userId } }));
-      await new JobRepository(trx, this.engine).enqueueEachOnce(jobType, jobs, now);
-    });
+  /** Marks the links pending (their jobs are queued in the same transaction). */
+  async markPending(userId: string, linkIds: string[]): Promise<void> {
+    for (let i = 0; i < linkIds.length; i += 500) {
+      await this.db
+        .updateTable('links')
+        .set({ analysis_status: 'pending' })
+        .where('user_id', '=', userId)
+        .where('id', 'in', linkIds.slice(i, i + 500))
+        .execute();
+    }
   }
 }

@@ -1,12 +1,12 @@
 import { routes } from '@linkwise/contract';
 import type { AddRoute } from '../../http/route-adapter.js';
-import type { AnalysisService } from './analysis.service.js';
+import type { LinkAnalysisService } from './link-analysis.service.js';
 
 /** Each analysis fetches a page and runs the model: limited per user. */
 export const ANALYZE_PER_MINUTE = 30;
 const REANALYZE_ALL_PER_MINUTE = 2;
 
-export function analysisRoutes(add: AddRoute, analysis: AnalysisService): void {
+export function linkAnalysisRoutes(add: AddRoute, analysis: LinkAnalysisService): void {
   add(routes.analyzeLink, ({ actor, body }) => analysis.analyzeForDialog(actor, body.url), {
     rateLimitPerMinute: ANALYZE_PER_MINUTE,
   });

@@ -1,4 +1,4 @@
-import type { SubscriptionRow } from '../../db/schema.js';
+import type { SubscriptionRow } from '../db/schema.js';
 
 /** The signed-in user making a request, resolved from the bearer token in one query. */
 export interface Actor {

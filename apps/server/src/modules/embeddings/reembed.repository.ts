@@ -1,13 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Engine } from '../../db/database.js';
 import type { DB } from '../../db/schema.js';
-import { vectorBytes } from '../search/vector-index.js';
-
-/** The model a vector must have to count as current. */
-export interface VectorModel {
-  model: string;
-  dims: number;
-}
+import type { VectorModel } from './embedding.repository.js';
 
 /** A link to embed again, with what its vector is made of. */
 export interface LinkText {
@@ -34,12 +27,9 @@ function stale(eb: Scope, current: VectorModel): Expression<SqlBool> {
   ]);
 }
 
-/** Reads and writes of re-embedding after a model change: which links lack a current vector. */
+/** Reads of re-embedding after a model change: which links lack a current vector, and their texts. */
 export class ReembedRepository {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly engine: Engine,
-  ) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   /** Stops at the first such link, so the common case (nothing to do) is one pass at most. */
   async anyStale(current: VectorModel): Promise<boolean> {
@@ -92,41 +82,5 @@ export class ReembedRepository {
       .where('links.id', 'in', ids)
       .orderBy('links.id')
       .execute();
-  }
-
-  /**
-   * Stores the new vectors in one transaction. A link deleted meanwhile is skipped (its row is
-   * locked against deletion on PostgreSQL; SQLite runs one writer at a time), and a vector that is
-   * already of the current model is kept: it came from an analysis that finished meanwhile and read
-   * a fresher page.
-   */
-  async save(current: VectorModel, vectors: Map<string, Float32Array>, now: number): Promise<number> {
-    if (vectors.size === 0) return 0;
-    return this.db.transaction().execute(async (trx) => {
-      let present = trx
-        .selectFrom('links')
-        .select('id')
-        .where('id', 'in', [...vectors.keys()]);
-      if (this.engine === 'postgres') present = present.forKeyShare();
-      let saved = 0;
-      for (const { id } of await present.execute()) {
-        const vector = vectorBytes(vectors.get(id)!);
-        const row = { link_id: id, model: current.model, dims: current.dims, vector, created_at: now };
-        const result = await trx
-          .insertInto('embeddings')
-          .values(row)
-          .onConflict((oc) =>
-            oc
-              .column('link_id')
-              .doUpdateSet({ model: current.model, dims: current.dims, vector, created_at: now })
-              .where((eb) =>
-                eb.or([eb('embeddings.model', '<>', current.model), eb('embeddings.dims', '<>', current.dims)]),
-              ),
-          )
-          .executeTakeFirst();
-        saved += Number(result.numInsertedOrUpdatedRows ?? 0);
-      }
-      return saved;
-    });
   }
 }

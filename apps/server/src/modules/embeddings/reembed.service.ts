@@ -1,21 +1,13 @@
+import { ReembedLinksPayloadSchema, type ReembedLinksPayload } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
-import type { JobRepository } from '../jobs/job.repository.js';
-import { pageText, type Embedder } from './embedder.js';
-import type { ReembedRepository, VectorModel } from './reembed.repository.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import { pageText, type Embedder } from '../ml/embedder.js';
+import type { EmbeddingRepository, VectorModel } from './embedding.repository.js';
+import type { ReembedRepository } from './reembed.repository.js';
 
-/** The one re-embedding job; a fixed id keeps it single across restarts and instances. */
-export const REEMBED_LINKS_JOB = 'reembed-links';
-
-/** Where a re-embedding run is: the model it embeds for, the last link id looked at, counts. */
-export const ReembedPayloadSchema = z.object({
-  model: z.string().min(1),
-  dims: z.number().int().min(1),
-  after: z.string().default(''),
-  done: z.number().int().min(0).default(0),
-});
-export type ReembedPayload = z.infer<typeof ReembedPayloadSchema>;
+/** The one re-embedding run: its dedupe key keeps it single across restarts and instances. */
+export const REEMBED_DEDUPE_KEY = 'reembed-links';
 
 /** Progress is logged at info level each time this many more links are done (and at both ends). */
 const LOG_EVERY = 1000;
@@ -32,12 +24,11 @@ export class ReembedService {
   constructor(
     private readonly deps: {
       repo: ReembedRepository;
-      jobs: JobRepository;
+      embeddings: EmbeddingRepository;
+      queue: JobQueue;
       embedder: Embedder;
       clock: Clock;
       log: FastifyBaseLogger;
-      /** Wakes the job worker after an enqueue. */
-      nudge: () => void;
       /** Links embedded per job run. */
       batch?: number;
       /** Links looked at per job run (bounds a run's reads when stale links are sparse). */
@@ -62,9 +53,9 @@ export class ReembedService {
    * where it blocks the event loop).
    */
   async queueIfNeeded(): Promise<boolean> {
-    const { jobs, repo, log } = this.deps;
+    const { queue, repo, log } = this.deps;
     const current = this.current;
-    const live = await jobs.find(REEMBED_LINKS_JOB);
+    const live = await queue.findByDedupeKey(REEMBED_DEDUPE_KEY);
     if (live && (live.status === 'queued' || live.status === 'running')) {
       log.info({ model: current.model }, 're-embedding of links continues');
       return false;
@@ -76,33 +67,32 @@ export class ReembedService {
 
   /** Queues a run from the first link unless one is queued or running. True when queued now. */
   async queue(): Promise<boolean> {
-    const { jobs, clock, log } = this.deps;
+    const { queue, log } = this.deps;
     const current = this.current;
-    const payload: ReembedPayload = { ...current, after: '', done: 0 };
-    const queued = await jobs.enqueueOnce(REEMBED_LINKS_JOB, REEMBED_LINKS_JOB, payload, clock.now());
+    const payload: ReembedLinksPayload = { ...current, after: '', done: 0 };
+    const queued = (await queue.enqueue('reembed-links', payload, { dedupeKey: REEMBED_DEDUPE_KEY })) !== null;
     if (queued) {
       log.info(
         { model: current.model },
         'links lack vectors of the embedding model: re-embedding them in the background',
       );
-      this.deps.nudge();
     }
     return queued;
   }
 
-  private isCurrent(payload: string): boolean {
-    const parsed = ReembedPayloadSchema.safeParse(JSON.parse(payload));
+  private isCurrent(payload: unknown): boolean {
+    const parsed = ReembedLinksPayloadSchema.safeParse(payload);
     return parsed.success && parsed.data.model === this.current.model && parsed.data.dims === this.current.dims;
   }
 
-  /** One step: embeds up to `batch` stale links after the cursor. Null when the run is over. */
-  async step(payload: ReembedPayload): Promise<ReembedPayload | null> {
-    const { repo, embedder, clock, log } = this.deps;
+  /** One step: embeds up to `batch` stale links after the cursor. `next` is null when the run is over. */
+  async step(payload: ReembedLinksPayload): Promise<{ next: ReembedLinksPayload | null; done: number }> {
+    const { repo, embeddings, embedder, clock, log } = this.deps;
     const current = this.current;
     if (payload.model !== current.model || payload.dims !== current.dims) {
       // Queued for a model this instance no longer uses: start over for the current one.
       log.info({ from: payload.model, model: current.model }, 're-embedding restarts for the new embedding model');
-      return { ...current, after: '', done: 0 };
+      return { next: { ...current, after: '', done: 0 }, done: 0 };
     }
     const rows = await repo.window(current, payload.after, this.window);
     const chosen: string[] = [];
@@ -118,12 +108,12 @@ export class ReembedService {
     const finished = rows.length < this.window && chosen.length < this.batch;
     const links = await repo.texts(chosen);
     const vectors = await embedder.embed(links.map((l) => pageText(l.title, l.description, l.text)));
-    await repo.save(current, new Map(links.map((l, i) => [l.id, vectors[i]!])), clock.now());
+    await embeddings.saveUnlessCurrent(current, new Map(links.map((l, i) => [l.id, vectors[i]!])), clock.now());
     const done = payload.done + links.length;
     const milestone = Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY);
     if (finished || (links.length > 0 && (payload.done === 0 || milestone))) {
       log.info({ model: current.model, done }, finished ? 're-embedding of links finished' : 're-embedding links');
     }
-    return finished ? null : { ...current, after: cursor, done };
+    return { next: finished ? null : { ...current, after: cursor, done }, done };
   }
 }

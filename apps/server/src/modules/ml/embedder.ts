@@ -1,5 +1,5 @@
 import { USE_LITE_DIMENSIONS, USE_LITE_MODEL_ID } from './use-lite.model.js';
-import { WorkerClient, workerFile } from './worker-client.js';
+import { WorkerClient, workerFile } from '../../lib/worker-client.js';
 
 /**
  * What a text is embedded for: a stored link (`document`, the default) or a search someone is

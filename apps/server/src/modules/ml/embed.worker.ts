@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { UseLiteModel } from './use-lite.model.js';
-import { serveWorker } from './worker-client.js';
+import { serveWorker } from '../../lib/worker-client.js';
 
 /**
  * Runs the embedding model off the main thread: a page text takes ~100 ms of CPU, which on the

@@ -1,0 +1,156 @@
+import type { AnalyzeResponse } from '@linkwise/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { notFound } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Actor } from '../../platform/actor.js';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import { Priority } from '../../platform/jobs/job.js';
+import type { AnalysisService } from '../analysis/analysis.service.js';
+import { effectiveSubscription, llmAnalysisFor, type BillingMode } from '../billing/entitlements.js';
+import type { SubscriptionRepository } from '../billing/subscription.repository.js';
+import type { EmbeddingRepository } from '../embeddings/embedding.repository.js';
+import type { LinkAnalysisRepository } from './link-analysis.repository.js';
+import type { LinkRepository } from './link.repository.js';
+import { hostTitle } from './url-normalize.js';
+
+/** A link's analysis job has one dedupe key: asking again while one waits adds nothing. */
+export const analyzeDedupeKey = (linkId: string): string => `analyze-link:${linkId}`;
+
+export interface LinkAnalysisDeps {
+  links: LinkRepository;
+  analyses: LinkAnalysisRepository;
+  embeddings: EmbeddingRepository;
+  analysis: AnalysisService;
+  subscriptions: SubscriptionRepository;
+  queue: JobQueue;
+  /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
+  vectorMissing: () => Promise<unknown>;
+  billingMode: BillingMode;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A saved link's analysis, as the links module applies it: the analysis module understands a page,
+ * this service decides whose link it is, what may be overwritten, and commits the result.
+ */
+export class LinkAnalysisService {
+  constructor(private readonly deps: LinkAnalysisDeps) {}
+
+  /** Which users get the LLM path: one entitlement rule (billing/entitlements.ts). */
+  private async llmFor(userId: string, subscription?: Actor['subscription']): Promise<boolean> {
+    if (!this.deps.analysis.hasLlm) return false;
+    const row = subscription ?? (await this.deps.subscriptions.find(userId));
+    return llmAnalysisFor(effectiveSubscription(row, this.deps.clock.now()), this.deps.billingMode, true);
+  }
+
+  /** `POST /api/links/analyze`: proposals for the add dialog; nothing is stored. */
+  async analyzeForDialog(actor: Actor, url: string): Promise<AnalyzeResponse> {
+    const vocabulary = await this.deps.analyses.vocabulary(actor.userId);
+    return this.deps.analysis.forDialog(url, {
+      vocabulary,
+      useLlm: await this.llmFor(actor.userId, actor.subscription),
+    });
+  }
+
+  /**
+   * The background job: fills only what the user left empty, stores the page text and the vector,
+   * sets the status. Idempotent: running it twice writes the same result.
+   */
+  async enrich(userId: string, linkId: string): Promise<void> {
+    const { links, analyses, embeddings, analysis } = this.deps;
+    const link = await links.findOwned(userId, linkId);
+    if (!link) return; // deleted meanwhile: nothing to do
+    const result = await analysis.analyze(link.url, {
+      vocabulary: await analyses.vocabulary(userId),
+      useLlm: await this.llmFor(userId),
+    });
+    const { facts, understanding } = result;
+    const vector = await analysis.searchVector(result, linkId);
+    const now = this.deps.clock.now();
+    await links.transaction(async (tx) => {
+      await tx.lockUser(userId);
+      const repo = analyses.with(tx.connection);
+      const found = await repo.applyEnrichment(
+        userId,
+        linkId,
+        {
+          title: facts.title,
+          placeholderTitle: hostTitle(link.url),
+          description: facts.description,
+          category: understanding.category,
+          aiDescription: understanding.aiDescription,
+          favicon: facts.favicon,
+        },
+        now,
+      );
+      if (!found) return; // deleted while the page was being analysed
+      // Tags the user chose are theirs; analysis only fills an empty list.
+      if (understanding.tags.length > 0 && (await tx.tagCount(linkId)) === 0) {
+        await tx.setTags(userId, linkId, understanding.tags, now);
+      }
+      await repo.savePage(linkId, facts.text, facts.lang, now);
+      if (vector) await embeddings.with(tx.connection).save(linkId, analysis.searchModel, vector, now);
+      // Same commit: a link reads `done` only with its text (and vector, when the model answered) stored.
+      await repo.setStatus(userId, linkId, 'done');
+    });
+    if (!vector) await this.deps.vectorMissing();
+  }
+
+  /**
+   * After the last attempt: status `failed`, and a vector of what the user typed so search still
+   * finds it. The status is set even when the embedding model is down too (a remote one can be):
+   * the link is then left to the re-embedding job, queued here.
+   */
+  async giveUp(userId: string, linkId: string): Promise<void> {
+    const { links, analyses, embeddings, analysis, clock, log } = this.deps;
+    const link = await links.findOwned(userId, linkId);
+    if (!link) return;
+    let embedded = false;
+    try {
+      const vector = await analysis.typedVector(link.title, link.description);
+      if (vector) {
+        await embeddings.save(linkId, analysis.searchModel, vector, clock.now());
+        embedded = true;
+      }
+    } catch (error) {
+      log.warn(
+        { linkId, model: analysis.searchModel, error: error instanceof Error ? error.message : String(error) },
+        'could not embed a link whose analysis failed',
+      );
+    }
+    await analyses.setStatus(userId, linkId, 'failed');
+    if (!embedded) await this.deps.vectorMissing();
+  }
+
+  /** Queues analysis again for one link (fills what is still empty, refreshes text, summary and vector). */
+  async reanalyze(actor: Actor, linkId: string): Promise<{ queued: number }> {
+    const link = await this.deps.links.findOwned(actor.userId, linkId);
+    if (!link) throw notFound('Link');
+    return this.queue(actor.userId, [linkId], Priority.interactive);
+  }
+
+  /** Every link of the user: a backlog, behind anyone's fresh saves. */
+  async reanalyzeAll(actor: Actor): Promise<{ queued: number }> {
+    return this.queue(actor.userId, await this.deps.analyses.linkIds(actor.userId), Priority.bulk);
+  }
+
+  /**
+   * Marks the links pending and queues their jobs in one transaction (a crash cannot leave links
+   * pending with no job to run them). `queued`: the links now waiting, counting those that already were.
+   */
+  private async queue(userId: string, linkIds: string[], priority: number): Promise<{ queued: number }> {
+    if (linkIds.length === 0) return { queued: 0 };
+    const { links, analyses, queue } = this.deps;
+    await links.transaction(async (tx) => {
+      await analyses.with(tx.connection).markPending(userId, linkIds);
+      await queue.enqueueMany(
+        'analyze-link',
+        linkIds.map((linkId) => ({ payload: { linkId, userId }, dedupeKey: analyzeDedupeKey(linkId) })),
+        { tx: tx.connection, priority },
+      );
+    });
+    queue.queued();
+    return { queued: linkIds.length };
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * Background jobs: every job's payload schema, in one table. The server validates a payload when it
+ * is enqueued and again when it is dequeued (a row written by an older release, or by hand, must not
+ * reach a handler unchecked).
+ */
+
+/** Analyse one saved link: fetch, extract, understand, embed, then fill what the user left empty. */
+export const AnalyzeLinkPayloadSchema = z.object({
+  linkId: z.string().min(1).max(64),
+  userId: z.string().min(1).max(64),
+});
+export type AnalyzeLinkPayload = z.infer<typeof AnalyzeLinkPayloadSchema>;
+
+/** Re-embed links lacking a vector of the current model; a cursor over link ids, continued in steps. */
+export const ReembedLinksPayloadSchema = z.object({
+  model: z.string().min(1),
+  dims: z.number().int().min(1),
+  after: z.string().default(''),
+  done: z.number().int().min(0).default(0),
+});
+export type ReembedLinksPayload = z.infer<typeof ReembedLinksPayloadSchema>;
+
+/** Every job name with its payload schema. */
+export const JobPayloadSchemas = {
+  'analyze-link': AnalyzeLinkPayloadSchema,
+  'reembed-links': ReembedLinksPayloadSchema,
+} as const;
+
+export type JobName = keyof typeof JobPayloadSchemas;
+/** What `enqueue` accepts for a job (defaults may be left out). */
+export type JobPayloadInput<N extends JobName> = z.input<(typeof JobPayloadSchemas)[N]>;
+/** What a handler receives (validated, defaults filled in). */
+export type JobPayload<N extends JobName> = z.output<(typeof JobPayloadSchemas)[N]>;
+
+export const JOB_NAMES = Object.keys(JobPayloadSchemas) as JobName[];
+
+export const JobStatusSchema = z.enum(['queued', 'running', 'done', 'failed', 'canceled']);
+/** `failed` and `canceled` are final: a failed job used up its attempts or hit an error retrying cannot fix. */
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+/** How far a long job is (imports, re-embedding): `total` is null while unknown. */
+export const JobProgressSchema = z.object({
+  done: z.number().int().min(0),
+  total: z.number().int().min(0).nullable(),
+});
+export type JobProgress = z.infer<typeof JobProgressSchema>;
