@@ -52,6 +52,7 @@ import { VaultService } from './modules/vault/vault.service.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { JobRepository } from './platform/jobs/job.repository.js';
 import { JobRunner } from './platform/jobs/job-runner.js';
+import { Metrics } from './platform/metrics.js';
 import { runInRequest } from './platform/request-context.js';
 
 export interface AppOptions {
@@ -124,6 +125,8 @@ export async function buildApp({
     runInRequest({ requestId: request.id }, done);
   });
   installErrorHandler(app);
+  const metrics = config.METRICS ? new Metrics(config.ROLE) : undefined;
+  metrics?.install(app, config.METRICS_TOKEN);
   // Shutdown closes the database only after the last request's handler is done with it.
   const inFlight = new InFlight();
   inFlight.install(app);
@@ -136,13 +139,16 @@ export async function buildApp({
   });
 
   const { db } = database;
-  const models = buildModels(config, chosen);
+  const models = buildModels(config, chosen, metrics && ((...timing) => metrics.inferred(...timing)));
   const jobs = new JobRepository(db, database.engine);
   const runner = runJobs
-    ? new JobRunner(jobs, clock, app.log, {
-        concurrency: config.JOB_CONCURRENCY,
-        lockTimeoutMs: config.JOB_LOCK_TIMEOUT_SECONDS * 1000,
-      })
+    ? new JobRunner(
+        jobs,
+        clock,
+        app.log,
+        { concurrency: config.JOB_CONCURRENCY, lockTimeoutMs: config.JOB_LOCK_TIMEOUT_SECONDS * 1000 },
+        metrics,
+      )
     : undefined;
   // Enqueues in this process wake its own worker at once; other processes' workers find them by polling.
   const queue = new JobQueue(jobs, clock, JOB_SPECS, () => runner?.nudge());
@@ -151,6 +157,8 @@ export async function buildApp({
   const links = new LinkRepository(db, database.engine);
   const subscriptions = new SubscriptionRepository(db);
   const embeddings = new EmbeddingRepository(db, database.engine);
+  const vectors = new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024);
+  metrics?.watch({ queueDepth: () => jobs.depth(), vectorCacheBytes: () => vectors.bytes });
   const billing = new BillingService({
     subscriptions,
     countLinks: (userId) => links.countAll(userId),
@@ -285,7 +293,7 @@ export async function buildApp({
       links,
       billing,
       embedder: models.embedder,
-      vectors: new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024),
+      vectors,
       warn: (context, message) => app.log.warn(context, message),
     });
     const route = makeRouter(app, async (request) => {

@@ -63,6 +63,9 @@ export const ConfigSchema = z
     // What this process does (ARCHITECTURE §12): everything, only HTTP, or only background jobs.
     ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     JOBS_ENABLED: bool.default(true),
+    METRICS: bool.default(false),
+    // Optional bearer token for GET /metrics (the numbers describe the installation, not any user).
+    METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
     BILLING: z.enum(['off', 'simulated', 'stripe'], { error: 'must be off, simulated or stripe' }).default('simulated'),
@@ -242,6 +245,7 @@ const SECRET_NAMES = new Set([
   'RECAPTCHA_SECRET',
   'DATABASE_URL',
   'REDIS_URL',
+  'METRICS_TOKEN',
 ]);
 
 /**

@@ -1,55 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createApiClient } from '@linkwise/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { engines } from './harness.js';
 import { createTestDatabase } from './pg.js';
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const mainTs = path.join(root, 'apps/server/src/main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The real server from source as a child process; resolves once it answers /api/health. */
-async function launch(env: Record<string, string>, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', mainTs], {
-    cwd: root,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
-const until = async (what: string, check: () => Promise<boolean> | boolean) => {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+import { freePort, launch, stop, until } from './processes.js';
 
 describe.each(engines())('a server killed mid-job on %s', (engine) => {
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -93,12 +52,7 @@ describe.each(engines())('a server killed mid-job on %s', (engine) => {
     };
 
     let child = await launch(env, url);
-    cleanup.push(async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((resolve) => child.once('exit', resolve));
-      }
-    });
+    cleanup.push(() => stop(child));
     const { token } = await createApiClient({ baseUrl: url }).register({
       body: { email: 'crash@example.com', username: 'crash', password: 'correct horse' },
     });

@@ -56,6 +56,14 @@ describe('start-up', () => {
     );
   });
 
+  it('refuses an api or worker role on the embedded database, saying why', async () => {
+    const { code, stderr } = await runMain({ ROLE: 'worker' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'Invalid configuration: ROLE worker needs PostgreSQL (DATABASE_URL): with the embedded SQLite database one process does everything, ROLE=all (got "worker")',
+    );
+  });
+
   it('creates the SQLite file, serves, and shuts down cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
     dirs.push(dataDir);

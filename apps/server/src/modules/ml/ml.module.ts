@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { WorkerEmbedder, type Embedder } from './embedder.js';
+import { WorkerEmbedder, type EmbedPurpose, type Embedder } from './embedder.js';
 import { GeminiEmbeddingApi } from './providers/gemini.embedder.js';
 import { GeminiProvider } from './providers/gemini.provider.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';
@@ -66,10 +66,39 @@ export interface Models {
   close(): Promise<void>;
 }
 
-export function buildModels(config: Config, chosen?: Embedder): Models {
-  const embedder = chosen ?? remoteEmbedderFrom(config) ?? new WorkerEmbedder();
+/** Told how long each embedding call took (metrics). */
+export type InferenceObserver = (model: string, purpose: EmbedPurpose, seconds: number) => void;
+
+/** An embedder that reports each call's time; the model and its vectors are untouched. */
+class TimedEmbedder implements Embedder {
+  constructor(
+    private readonly inner: Embedder,
+    private readonly observe: InferenceObserver,
+  ) {}
+  get modelId(): string {
+    return this.inner.modelId;
+  }
+  get dimensions(): number {
+    return this.inner.dimensions;
+  }
+  async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
+    const started = performance.now();
+    try {
+      return await this.inner.embed(texts, purpose);
+    } finally {
+      this.observe(this.inner.modelId, purpose, (performance.now() - started) / 1000);
+    }
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+export function buildModels(config: Config, chosen?: Embedder, observe?: InferenceObserver): Models {
+  const timed = (e: Embedder) => (observe ? new TimedEmbedder(e, observe) : e);
+  const embedder = timed(chosen ?? remoteEmbedderFrom(config) ?? new WorkerEmbedder());
   // Categories are tuned on the offline model: it stays theirs whatever embeds for search.
-  const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID ? embedder : new WorkerEmbedder();
+  const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(new WorkerEmbedder());
   return {
     embedder,
     categoryEmbedder,

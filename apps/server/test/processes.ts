@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const mainTs = path.join(root, 'apps/server/src/main.ts');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server from source as a child process; resolves once it answers /api/health. */
+export async function launch(env: Record<string, string>, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', mainTs], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+/** Stops a launched server (SIGTERM, then waits for it to exit) unless it is gone already. */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Polls `check` every 100 ms for up to 40 s. */
+export const until = async (what: string, check: () => Promise<boolean> | boolean): Promise<void> => {
+  for (let i = 0; i < 400; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
