@@ -243,6 +243,12 @@ describe.each(engines())('job platform on %s', (engine) => {
     expect(await jobs.recoverStale(now + 30_000, now + 60_000)).toBe(1);
     expect(await row(stale!)).toMatchObject({ status: 'queued', locked_by: null });
     expect(await row(fresh!)).toMatchObject({ status: 'running', locked_by: 'alive' });
+    // A stale job someone asked to cancel ends canceled, not queued again.
+    const canceled = await queue.enqueue('analyze-link', payload(3), { runAt: now + 2 });
+    await jobs.claim('dead-too', 1, now + 2);
+    expect(await queue.cancel(canceled!)).toBe(true);
+    expect(await jobs.recoverStale(now + 30_000, now + 60_000)).toBe(1);
+    expect(await row(canceled!)).toMatchObject({ status: 'canceled', finished_at: now + 60_000 });
     // A worker that lost its lock cannot finish the job any more.
     await jobs.finish('dead', stale!, { status: 'done' }, now + 60_000);
     expect((await row(stale!))?.status).toBe('queued');

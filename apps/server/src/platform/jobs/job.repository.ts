@@ -191,8 +191,11 @@ export class JobRepository {
     const result = await this.db
       .updateTable('jobs')
       .set({
-        status: sql<'queued' | 'failed'>`case when attempts >= max_attempts then 'failed' else 'queued' end`,
-        finished_at: sql<number | null>`case when attempts >= max_attempts then cast(${now} as bigint) else null end`,
+        // A job someone asked to cancel is not started again.
+        status: sql<'queued' | 'failed' | 'canceled'>`case when cancel_requested = 1 then 'canceled'
+          when attempts >= max_attempts then 'failed' else 'queued' end`,
+        finished_at: sql<number | null>`case when cancel_requested = 1 or attempts >= max_attempts
+          then cast(${now} as bigint) else null end`,
         locked_at: null,
         locked_by: null,
         last_error: 'the worker stopped while running this job',
