@@ -50,7 +50,7 @@ import { VaultRepository } from './modules/vault/vault.repository.js';
 import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { VaultService } from './modules/vault/vault.service.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
-import { JobRepository } from './platform/jobs/job.repository.js';
+import { JOBS_CHANNEL, JobRepository } from './platform/jobs/job.repository.js';
 import { JobRunner } from './platform/jobs/job-runner.js';
 import { Metrics } from './platform/metrics.js';
 import { runInRequest } from './platform/request-context.js';
@@ -214,10 +214,18 @@ export async function buildApp({
   // The start-up check reads every link at worst (only when no finished run for this model is
   // recorded): it runs after start-up, not before it.
   let checking: Promise<unknown> = Promise.resolve();
+  let stopListening: (() => Promise<void>) | undefined;
   if (runner) {
     runner.register(analyzeLinkJob(linkAnalysis));
     runner.register(reembedLinksJob(reembed));
-    app.addHook('onReady', () => {
+    app.addHook('onReady', async () => {
+      // Other processes' enqueues wake this worker at once (PostgreSQL); polling stays the fallback.
+      stopListening = await database
+        .listen?.(JOBS_CHANNEL, () => runner.nudge())
+        .catch((error: unknown) => {
+          app.log.warn({ err: error }, 'cannot listen for new jobs; this worker finds them by polling');
+          return undefined;
+        });
       runner.start();
       checking = reembed.queueIfNeeded().catch((error: unknown) => {
         app.log.error({ err: error }, 'could not check for links to re-embed');
@@ -226,6 +234,7 @@ export async function buildApp({
   }
   app.addHook('onClose', async () => {
     await checking;
+    await stopListening?.();
     await runner?.stop();
     await models.close();
     await extractor.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { defineJob, Priority, retryDelay, type JobDefinition, type JobSpec } from '../src/platform/jobs/job.js';
 import { JobQueue } from '../src/platform/jobs/job-queue.js';
-import { JobRepository } from '../src/platform/jobs/job.repository.js';
+import { JOBS_CHANNEL, JobRepository } from '../src/platform/jobs/job.repository.js';
 import { JobRunner } from '../src/platform/jobs/job-runner.js';
 import { runInRequest } from '../src/platform/request-context.js';
 import { engines, startServer, TestClock, type TestServer } from './harness.js';
@@ -288,5 +288,37 @@ describe.each(engines())('job platform on %s', (engine) => {
       priority: Priority.interactive,
       dedupe_key: `analyze-link:${link.id}`,
     });
+  });
+});
+
+describe.each(engines().filter((e) => e === 'postgres'))('job notifications on %s', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(engine);
+  });
+  afterAll(() => server.close());
+
+  it('wake an idle worker in another process when a job is queued', async () => {
+    const jobs = new JobRepository(server.database.db, server.database.engine);
+    const clock = new TestClock();
+    const queue = new JobQueue(jobs, clock, [spec()]);
+    let runs = 0;
+    // A worker that would not poll again for a minute: only the notification can start the job in time.
+    const idle = new JobRunner(jobs, clock, server.app.log, { concurrency: 1, lockTimeoutMs: 60_000, pollMs: 60_000 });
+    idle.register(defineJob(spec(), { run: () => Promise.resolve(void runs++) }));
+    idle.start();
+    const stopListening = await server.database.listen!(JOBS_CHANNEL, () => idle.nudge());
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200)); // its first poll found nothing
+      expect(runs).toBe(0);
+      // Enqueued by a queue that wakes no local worker, inside a transaction (notified at commit).
+      await server.database.db
+        .transaction()
+        .execute((trx) => queue.enqueue('analyze-link', { linkId: 'l', userId: 'u' }, { tx: trx }));
+      await until('the notified worker to run the job', () => runs === 1);
+    } finally {
+      await stopListening();
+      await idle.stop();
+    }
   });
 });

@@ -33,7 +33,49 @@ export interface Database {
   engine: Engine;
   /** Human-readable location without credentials, for logs. */
   describe: string;
+  /**
+   * PostgreSQL only: calls `onMessage` for each NOTIFY on `channel`, over a connection of its own
+   * that reconnects after a failure. Resolves to a function that stops listening.
+   */
+  listen?(channel: string, onMessage: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** LISTEN on a dedicated connection (a pooled one would be handed to queries), reconnecting with backoff. */
+async function listenOn(url: string, channel: string, onMessage: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let delay = 500;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, application_name: 'linkwise-listen' });
+    next.on('notification', onMessage);
+    next.on('error', () => undefined);
+    next.on('end', () => {
+      if (stopped) return;
+      client = undefined;
+      retry = setTimeout(() => void connect().catch(() => undefined), delay);
+      retry.unref();
+      delay = Math.min(delay * 2, 30_000);
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    client = next;
+    delay = 500;
+    // Whatever was enqueued while no one listened is found now.
+    onMessage();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
 }
 
 /** pg returns int8 (bigint, count(*)) as strings; ours are epoch millis and counts, safe as numbers. */
@@ -69,6 +111,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       db,
       engine: 'postgres',
       describe: `postgresql://${url.hostname}:${url.port || 5432}${url.pathname}`,
+      listen: (channel, onMessage) => listenOn(options.databaseUrl!, channel, onMessage),
       close: () => db.destroy(),
     };
   }

@@ -7,6 +7,9 @@ export type NewJobRow = Insertable<JobsTable>;
 
 const FINISHED = ['done', 'failed', 'canceled'] as const;
 
+/** PostgreSQL: NOTIFY'd when jobs are queued, so idle workers in other processes start at once. */
+export const JOBS_CHANNEL = 'linkwise_jobs';
+
 /** The durable queue over the `jobs` table: the only place its SQL lives. */
 export class JobRepository {
   constructor(
@@ -65,6 +68,8 @@ export class JobRepository {
         .executeTakeFirst();
       queued += Number(result.numInsertedOrUpdatedRows ?? 0);
     }
+    // Inside a transaction the notification is delivered at commit, when the jobs are visible.
+    if (queued > 0 && this.engine === 'postgres') await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(this.db);
     return queued;
   }
 
