@@ -10,6 +10,7 @@ import { Messages, routes } from '@linkwise/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
+import { registerCompression } from './http/compression.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { InFlight } from './http/in-flight.js';
 import { makeRouter } from './http/route-adapter.js';
@@ -139,6 +140,7 @@ export async function buildApp({
     allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
     maxAge: 600,
   });
+  await registerCompression(app);
   // Several instances share limits through Redis; one instance keeps them in memory.
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
