@@ -14,6 +14,7 @@ import { registerCompression } from './http/compression.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { InFlight } from './http/in-flight.js';
 import { makeRouter } from './http/route-adapter.js';
+import { httpServerOptions } from './http/server-options.js';
 import { serveWebApp } from './http/web-app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -93,6 +94,7 @@ export async function buildApp({
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    ...httpServerOptions(config),
   });
   // The API speaks JSON only; a text/plain body is a client mistake (415), not a string to validate.
   app.removeContentTypeParser('text/plain');

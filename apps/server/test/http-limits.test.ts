@@ -1,9 +1,61 @@
+import { execFile } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { describe, it } from 'vitest';
-import { engines, startServer } from './harness.js';
-import { open, postHead, until } from './sockets.js';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, raw, startServer, type TestServer } from './harness.js';
+import { exchange, open, parseResponse, postHead, until } from './sockets.js';
 
-const portOf = (server: { config: { PORT: number } }) => server.config.PORT;
+const run = promisify(execFile);
+const OVERSIZED_CLIENT = new URL('./clients/oversized-posts.mjs', import.meta.url).pathname;
+const portOf = (server: TestServer) => server.config.PORT;
+
+describe.each(engines())('request bodies on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startServer(engine);
+    token = (await server.signUp('bodies')).token;
+  });
+  afterAll(() => server.close());
+
+  /** Oversized POSTs from a separate process (see clients/oversized-posts.mjs): what each read back. */
+  const oversized = async (count: number, bytes: number, framing: 'content-length' | 'chunked') => {
+    const { stdout } = await run(process.execPath, [
+      OVERSIZED_CLIENT,
+      String(portOf(server)),
+      token,
+      String(count),
+      String(bytes),
+      framing,
+    ]);
+    return (JSON.parse(stdout) as { status: number | null; body: string; error?: string }[]).map(
+      (r) => `${r.status ?? r.error} ${r.body}`,
+    );
+  };
+  const tooLarge = '413 {"error":"The request body is too large.","code":"PAYLOAD_TOO_LARGE"}';
+
+  it('answers every 3 MB body with the 413, never a reset (20 in a row)', async () => {
+    expect(await oversized(20, 3 * 1024 * 1024, 'content-length')).toEqual(Array.from({ length: 20 }, () => tooLarge));
+  });
+
+  it('answers every 12 MB body with the 413 as well (a larger body made the reset likelier)', async () => {
+    expect(await oversized(20, 12 * 1024 * 1024, 'content-length')).toEqual(Array.from({ length: 20 }, () => tooLarge));
+  });
+
+  it('answers an over-limit chunked body (no Content-Length) with the 413 too', async () => {
+    expect(await oversized(10, 3 * 1024 * 1024, 'chunked')).toEqual(Array.from({ length: 10 }, () => tooLarge));
+  });
+
+  it('gives the 413 to fetch as well', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await raw(server, 'POST', '/api/links', { token, body: JSON.stringify({ notes: 'x'.repeat(3e6) }) });
+      expect([res.status, res.json()]).toEqual([
+        413,
+        { error: 'The request body is too large.', code: 'PAYLOAD_TOO_LARGE' },
+      ]);
+    }
+  });
+});
 
 describe.each(engines())('requests aborted mid-body on %s', (engine) => {
   it('leave the in-flight count, so shutdown does not wait for them', async () => {
@@ -25,5 +77,90 @@ describe.each(engines())('requests aborted mid-body on %s', (engine) => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('slow requests', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite', { REQUEST_TIMEOUT_SECONDS: '1' });
+  });
+  afterAll(() => server.close());
+
+  const timeoutAnswer = {
+    status: 408,
+    body: '{"error":"The request took too long to arrive. Please try again.","code":"REQUEST_TIMEOUT"}',
+  };
+
+  it('cuts a body that never finishes with a JSON 408 and closes the connection', async () => {
+    const res = await exchange(portOf(server), [postHead('/api/auth/login', 100) + '{"email":'], 15_000);
+    expect({ status: res.status, body: res.body }).toEqual(timeoutAnswer);
+    expect(res.headers.connection).toBe('close');
+    expect(res.closed).toBe(true);
+    await until(() => server.app.inFlight.size === 0, 'the timed-out request leaves the count');
+  });
+
+  it('cuts headers that never finish the same way', async () => {
+    const res = await exchange(portOf(server), ['GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a'], 15_000);
+    expect({ status: res.status, body: res.body }).toEqual(timeoutAnswer);
+    expect(res.closed).toBe(true);
+  });
+
+  it('leaves an idle keep-alive connection open past the request timeout', async () => {
+    const socket = await open(portOf(server));
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    const get = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    socket.write(get);
+    await until(() => received.includes('"status":"ok"'), 'first answer');
+    // Idle for longer than REQUEST_TIMEOUT_SECONDS: only requests in progress are timed.
+    await new Promise((r) => setTimeout(r, 2_000));
+    received = '';
+    socket.write(get);
+    await until(() => received.includes('"status":"ok"'), 'second answer on the same connection');
+    expect(parseResponse(received).status).toBe(200);
+    socket.destroy();
+  });
+});
+
+describe('errors raised by the HTTP machinery', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite');
+  });
+  afterAll(() => server.close());
+
+  it('answers in API.md’s error body', async () => {
+    const badEscape = await raw(server, 'GET', '/api/links/%E0%A4%A');
+    expect([badEscape.status, badEscape.json()]).toEqual([
+      400,
+      { error: 'The address is not valid: it has a malformed %-escape.', code: 'VALIDATION_ERROR' },
+    ]);
+    const longParam = await raw(server, 'GET', `/api/links/${'a'.repeat(150)}`);
+    expect([longParam.status, longParam.json()]).toEqual([
+      414,
+      { error: 'A value in the address is too long.', code: 'VALIDATION_ERROR' },
+    ]);
+    const compressed = await raw(server, 'POST', '/api/auth/login', {
+      body: '{}',
+      headers: { 'content-encoding': 'gzip' },
+    });
+    expect([compressed.status, compressed.json()]).toEqual([
+      415,
+      {
+        error: 'Send the request body uncompressed: this Content-Encoding is not supported.',
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      },
+    ]);
+    const headers = await raw(server, 'GET', '/api/health', { headers: { 'x-big': 'a'.repeat(20_000) } });
+    expect([headers.status, headers.json()]).toEqual([
+      431,
+      { error: 'The request headers are too large.', code: 'VALIDATION_ERROR' },
+    ]);
+    const garbage = await exchange(portOf(server), ['NOT HTTP AT ALL\r\n\r\n']);
+    expect([garbage.status, garbage.body]).toEqual([
+      400,
+      '{"error":"The request is not valid HTTP.","code":"VALIDATION_ERROR"}',
+    ]);
   });
 });

@@ -132,6 +132,14 @@ describe.runIf(built).each(engines())('serving the web app on %s', (engine) => {
     const api = await raw(server, 'GET', '/api/nope');
     expect([api.status, api.json()]).toEqual([404, { error: 'Not found', code: 'NOT_FOUND' }]);
   });
+
+  it('answers a byte range outside a file in the error body', async () => {
+    const res = await get(server, entry, { range: 'bytes=99999999-' });
+    expect([res.status, JSON.parse(res.body.toString())]).toEqual([
+      416,
+      { error: 'The requested range is outside the file.', code: 'VALIDATION_ERROR' },
+    ]);
+  });
 });
 
 describe.each(engines())('compressed JSON on %s', (engine) => {
