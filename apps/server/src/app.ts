@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
 import { registerCompression } from './http/compression.js';
+import { installConnectionLimits } from './http/connection-limits.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { InFlight } from './http/in-flight.js';
 import { makeRouter } from './http/route-adapter.js';
@@ -108,6 +109,7 @@ export async function buildApp({
   // Shutdown closes the database only after the last request's handler is done with it.
   const inFlight = new InFlight();
   inFlight.install(app);
+  installConnectionLimits(app, { max: config.MAX_CONNECTIONS_PER_IP, trustProxy: config.TRUST_PROXY });
   app.addHook('preClose', async () => {
     if (!(await inFlight.drain(SHUTDOWN_DRAIN_MS))) {
       app.log.warn({ inFlight: inFlight.size }, 'closing with requests still running');

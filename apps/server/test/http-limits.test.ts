@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, raw, startServer, type TestServer } from './harness.js';
-import { exchange, open, parseResponse, postHead, until } from './sockets.js';
+import { exchange, open, parseResponse, postHead, request, until } from './sockets.js';
 
 const run = promisify(execFile);
 const OVERSIZED_CLIENT = new URL('./clients/oversized-posts.mjs', import.meta.url).pathname;
@@ -120,6 +120,88 @@ describe('slow requests', () => {
     await until(() => received.includes('"status":"ok"'), 'second answer on the same connection');
     expect(parseResponse(received).status).toBe(200);
     socket.destroy();
+  });
+});
+
+describe('connections per address', () => {
+  let server: TestServer;
+  const held: Socket[] = [];
+  beforeAll(async () => {
+    server = await startServer('sqlite', { MAX_CONNECTIONS_PER_IP: '3' });
+  });
+  afterAll(async () => {
+    held.forEach((s) => s.destroy());
+    await server.close();
+  });
+
+  const tooMany =
+    '{"error":"Too many connections from your address. Please wait a moment and try again.","code":"RATE_LIMITED"}';
+
+  it('answers a connection over the cap with 429 and closes it; a freed slot is usable again', async () => {
+    for (let i = 0; i < 3; i++) held.push(await open(portOf(server)));
+    const over = await exchange(portOf(server), ['GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']);
+    expect([over.status, over.body, over.headers.connection, over.headers['retry-after']]).toEqual([
+      429,
+      tooMany,
+      'close',
+      '5',
+    ]);
+    expect(over.closed).toBe(true);
+
+    // A body on an over-cap connection is read before the answer, so the 429 is not reset away.
+    const body = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(500_000) });
+    const withBody = await exchange(portOf(server), [postHead('/api/auth/login', body.length), body]);
+    expect([withBody.status, withBody.body]).toEqual([429, tooMany]);
+
+    held.pop()?.destroy();
+    await until(async () => (await raw(server, 'GET', '/api/health')).status === 200, 'a slot frees up');
+  });
+});
+
+describe('requests per address behind a proxy', () => {
+  let server: TestServer;
+  const held: Socket[] = [];
+  beforeAll(async () => {
+    server = await startServer('sqlite', { MAX_CONNECTIONS_PER_IP: '2', TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    held.forEach((s) => s.destroy());
+    await server.close();
+  });
+
+  /** A request of `ip` in progress through the proxy: its body is still arriving. */
+  const hold = async (ip: string) => {
+    const socket = await open(portOf(server));
+    socket.on('error', () => undefined);
+    socket.write(postHead('/api/auth/login', 100, { 'X-Forwarded-For': ip }) + '{');
+    held.push(socket);
+  };
+  const health = (ip: string) => `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: ${ip}\r\n\r\n`;
+
+  it('counts each forwarded client address, and keeps the proxy’s connection open', async () => {
+    await hold('203.0.113.7');
+    await hold('203.0.113.7');
+    // One IPv6 /64 is one address.
+    await hold('2001:db8:1:2::1');
+    await hold('2001:db8:1:2::2');
+    await until(() => server.app.inFlight.size === 4, 'four requests in progress');
+
+    // Many sockets from the proxy's own address are fine; one of them carries several clients.
+    const proxy = await open(portOf(server));
+    held.push(proxy);
+    const third = await request(proxy, health('203.0.113.7'));
+    expect([third.status, JSON.parse(third.body)]).toMatchObject([429, { code: 'RATE_LIMITED' }]);
+    expect(third.headers.connection).not.toBe('close');
+    expect((await request(proxy, health('2001:db8:1:2::3'))).status).toBe(429);
+    expect((await request(proxy, health('2001:db8:1:3::1'))).status).toBe(200);
+    expect((await request(proxy, health('198.51.100.4'))).status).toBe(200);
+
+    held.splice(0, 2).forEach((s) => s.destroy());
+    await until(
+      async () =>
+        (await raw(server, 'GET', '/api/health', { headers: { 'x-forwarded-for': '203.0.113.7' } })).status === 200,
+      'the client’s requests ended',
+    );
   });
 });
 
