@@ -80,6 +80,34 @@ describe.each(engines())('requests aborted mid-body on %s', (engine) => {
   });
 });
 
+describe('shutdown', () => {
+  it('turns requests on kept-alive connections away in the error body while it drains', async () => {
+    const server = await startServer('sqlite');
+    const port = portOf(server);
+    const health = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    // A request in progress keeps the drain waiting.
+    const slow = await open(port);
+    slow.on('error', () => undefined);
+    slow.write(postHead('/api/auth/login', 100) + '{');
+    const kept = await open(port);
+    expect((await request(kept, health)).status).toBe(200);
+    await until(() => server.app.inFlight.size === 1, 'the slow request in flight');
+
+    const closing = server.app.close();
+    let answer = await request(kept, health);
+    for (let i = 0; i < 50 && answer.status === 200; i++) answer = await request(kept, health);
+    expect([answer.status, JSON.parse(answer.body), answer.headers.connection]).toEqual([
+      503,
+      { error: 'The server is shutting down. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' },
+      'close',
+    ]);
+    slow.destroy();
+    await closing;
+    kept.destroy();
+    await server.close().catch(() => undefined);
+  });
+});
+
 describe('slow requests', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -26,6 +26,7 @@ export const ErrorCodes = [
   'VAULT_CONFLICT',
   'RATE_LIMITED',
   'INTERNAL',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

@@ -31,6 +31,7 @@ const STATUS: Record<ErrorCode, number> = {
   BLOCKED_ADDRESS: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export const statusOf = (code: ErrorCode): number => STATUS[code];

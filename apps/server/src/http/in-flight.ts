@@ -49,6 +49,14 @@ export class InFlight {
   install(app: FastifyInstance): void {
     app.decorate<InFlight>('inFlight', this);
     app.addHook('onRequest', (request, reply, done) => {
+      // Requests that arrive on kept-alive connections while draining are turned away (a load
+      // balancer retries them on another instance), in the contract's body rather than Fastify's.
+      if (this.draining) {
+        return void reply.code(503).header('retry-after', '5').type('application/json').send({
+          error: 'The server is shutting down. Please try again in a moment.',
+          code: 'SERVICE_UNAVAILABLE',
+        });
+      }
       this.count += 1;
       let left = false;
       const tracked: Tracked = {
@@ -98,7 +106,7 @@ export class InFlight {
 
   /**
    * Starts shutdown: resolves true when nothing is in flight, or false after `timeoutMs` (a stuck
-   * request must not block shutdown). New requests are already refused by Fastify with 503.
+   * request must not block shutdown). New requests are answered 503 from now on.
    */
   drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;

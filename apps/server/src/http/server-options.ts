@@ -15,10 +15,14 @@ const HEADERS_TIMEOUT_MS = 15_000;
  *   let a 30 s timeout fire anywhere up to 60 s); a sixth of the timeout keeps it within ~17 %.
  * - Idle keep-alive sockets close after Fastify's 72 s (longer than the usual 60 s of load
  *   balancers). No inactivity timeout while a request runs: LLM analysis may legitimately wait.
+ * - Errors found outside a route (see framework-errors.ts) answer in API.md's error body.
  */
 export function httpServerOptions(
   config: Pick<Config, 'REQUEST_TIMEOUT_SECONDS'>,
-): Pick<FastifyHttpOptions<Server>, 'requestTimeout' | 'http' | 'clientErrorHandler' | 'frameworkErrors'> {
+): Pick<
+  FastifyHttpOptions<Server>,
+  'requestTimeout' | 'http' | 'clientErrorHandler' | 'frameworkErrors' | 'return503OnClosing'
+> {
   const requestTimeout = config.REQUEST_TIMEOUT_SECONDS * 1000;
   return {
     requestTimeout,
@@ -28,5 +32,7 @@ export function httpServerOptions(
     },
     clientErrorHandler,
     frameworkErrors,
+    // Fastify's own 503 while closing has its own body; InFlight answers in the contract's instead.
+    return503OnClosing: false,
   };
 }
