@@ -30,6 +30,10 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {
     encodings: ['br', 'gzip'],
     threshold: 1024,
+    // On two cores the library would put anything over 8 kB through a zlib stream per response,
+    // which costs far more than the compression itself (bench/RESULTS.md); one call is cheaper, and
+    // the API's JSON stays well under this size.
+    syncThreshold: 256 * 1024,
     requestEncodings: ['identity'],
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
