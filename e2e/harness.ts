@@ -51,8 +51,14 @@ export interface RunningServer {
   kill: () => void;
 }
 
-/** Starts `node apps/server/dist/main.js` on a free port with a fresh data folder. */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts `node apps/server/dist/main.js` (or another build's `main`, for benchmarks comparing
+ * builds) on a free port with a fresh data folder.
+ */
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  main: string = SERVER_MAIN,
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-e2e-'));
   const url = `http://127.0.0.1:${port}`;
@@ -68,7 +74,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [SERVER_MAIN], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -10,9 +10,12 @@ import { Messages, routes } from '@linkwise/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
+import { registerCompression } from './http/compression.js';
+import { installConnectionLimits } from './http/connection-limits.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { InFlight } from './http/in-flight.js';
 import { makeRouter } from './http/route-adapter.js';
+import { httpServerOptions } from './http/server-options.js';
 import { serveWebApp } from './http/web-app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { analyzeLinkJob, analyzeLinkSpec } from './modules/links/analyze-link.job.js';
@@ -114,6 +117,7 @@ export async function buildApp({
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    ...httpServerOptions(config),
   });
   // The API speaks JSON only; a text/plain body is a client mistake (415), not a string to validate.
   app.removeContentTypeParser('text/plain');
@@ -130,6 +134,7 @@ export async function buildApp({
   // Shutdown closes the database only after the last request's handler is done with it.
   const inFlight = new InFlight();
   inFlight.install(app);
+  installConnectionLimits(app, { max: config.MAX_CONNECTIONS_PER_IP, trustProxy: config.TRUST_PROXY });
   app.addHook('preClose', async () => {
     if (!(await inFlight.drain(SHUTDOWN_DRAIN_MS))) {
       app.log.warn({ inFlight: inFlight.size }, 'closing with requests still running');
@@ -269,6 +274,7 @@ export async function buildApp({
       allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
       maxAge: 600,
     });
+    await registerCompression(app);
     // Several instances share limits through Redis; one instance keeps them in memory.
     const redis = config.REDIS_URL
       ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })

@@ -95,6 +95,19 @@ export const ConfigSchema = z
     OPERATOR_NAME: z.string().min(1).default('Linkwise'),
     TRUST_PROXY: bool.default(false),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    // A request's headers and body must arrive within this; a client that never finishes is cut off (408).
+    REQUEST_TIMEOUT_SECONDS: z.coerce
+      .number({ error: 'must be a whole number of seconds between 1 and 3600' })
+      .int({ error: 'must be a whole number of seconds between 1 and 3600' })
+      .min(1, { error: 'must be a whole number of seconds between 1 and 3600' })
+      .max(3600, { error: 'must be a whole number of seconds between 1 and 3600' })
+      .default(30),
+    // Open connections per client address (behind TRUST_PROXY: requests in progress); 0 turns the cap off.
+    MAX_CONNECTIONS_PER_IP: z.coerce
+      .number({ error: 'must be a whole number, 0 (no cap) or more' })
+      .int({ error: 'must be a whole number, 0 (no cap) or more' })
+      .min(0, { error: 'must be a whole number, 0 (no cap) or more' })
+      .default(100),
     // Link vectors kept in memory for semantic search (512 dims: about 2 KB a link, 200 MB per 100k).
     SEARCH_VECTOR_CACHE_MB: z.coerce
       .number({ error: 'must be a whole number of megabytes, 1 or more' })

@@ -15,6 +15,7 @@ export const ErrorCodes = [
   'EMAIL_TAKEN',
   'USERNAME_TAKEN',
   'DUPLICATE_LINK',
+  'REQUEST_TIMEOUT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'FETCH_FAILED',
@@ -25,6 +26,7 @@ export const ErrorCodes = [
   'VAULT_CONFLICT',
   'RATE_LIMITED',
   'INTERNAL',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

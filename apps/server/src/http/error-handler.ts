@@ -2,6 +2,8 @@ import type { ErrorCode } from '@linkwise/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.js';
+import { drainBody } from './body-drain.js';
+import { frameworkAnswer } from './framework-errors.js';
 
 /** API.md's error table: code → HTTP status. */
 const STATUS: Record<ErrorCode, number> = {
@@ -21,6 +23,7 @@ const STATUS: Record<ErrorCode, number> = {
   DUPLICATE_LINK: 409,
   INVALID_STATE: 409,
   VAULT_CONFLICT: 409,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   FETCH_FAILED: 422,
@@ -28,13 +31,14 @@ const STATUS: Record<ErrorCode, number> = {
   BLOCKED_ADDRESS: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export const statusOf = (code: ErrorCode): number => STATUS[code];
 
 /** Maps every failure to `{error, code, details?}`; nothing else (no stack) ever reaches a client. */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, request, reply) => {
+  app.setErrorHandler(async (err: FastifyError, request, reply) => {
     const send = (status: number, code: ErrorCode, error: string, details?: Record<string, unknown>) =>
       reply
         .code(status)
@@ -52,15 +56,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       return send(400, 'VALIDATION_ERROR', Object.values(fields)[0] ?? 'Invalid request', { fields });
     }
 
-    switch (err.code) {
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return send(400, 'INVALID_JSON', 'The request body is not valid JSON.');
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return send(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
-      default:
+    const framework = frameworkAnswer(err);
+    if (framework) {
+      // After a body error Fastify closes the connection: the rest of the body is read first, so
+      // the answer is not lost to a reset while the client is still sending.
+      if (reply.getHeader('connection') === 'close') await drainBody(request);
+      return send(framework.status, framework.code, framework.error);
     }
     if (err instanceof SyntaxError && err.statusCode === 400) {
       return send(400, 'INVALID_JSON', 'The request body is not valid JSON.');

@@ -1,17 +1,37 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
-const leaveKey = Symbol('leave-in-flight');
+const trackKey = Symbol('in-flight');
+
+/**
+ * Where a request is in its lifecycle: `hooks` (onRequest hooks, e.g. the token lookup), `body`
+ * (the body is being read: no handler code runs), `work` (validation, handler, error handler) and
+ * `sent` (the answer is being written).
+ */
+type Stage = 'hooks' | 'body' | 'work' | 'sent';
+
+interface Tracked {
+  stage: Stage;
+  /** The client left before the answer was fully written. */
+  gone: boolean;
+  leave: () => void;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    [leaveKey]?: () => void;
+    [trackKey]?: Tracked;
+  }
+  interface FastifyInstance {
+    /** Requests whose work is not finished (see InFlight). */
+    inFlight: InFlight;
   }
 }
 
 /**
  * Counts requests whose work is not finished, so shutdown can close the database only after the
- * last handler let go of it. A response normally ends the count (onResponse); when the client has
- * already gone, Fastify sends nothing and fires no onResponse, so the handler's own end does.
+ * last handler let go of it. A request leaves the count when its answer is fully written, or, when
+ * its client left first, as soon as no code of its own can still run: at once while its body was
+ * being read (Fastify sends nothing and fires no onResponse for it, and its body parser may never
+ * finish), and otherwise when its handler or error handler has produced the answer (onSend).
  *
  * While draining, responses carry `Connection: close`: Node's server.close() only reaps sockets
  * that are idle when it is called, so a keep-alive socket that finishes its request afterwards
@@ -27,35 +47,66 @@ export class InFlight {
   }
 
   install(app: FastifyInstance): void {
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.decorate<InFlight>('inFlight', this);
+    app.addHook('onRequest', (request, reply, done) => {
+      // Requests that arrive on kept-alive connections while draining are turned away (a load
+      // balancer retries them on another instance), in the contract's body rather than Fastify's.
+      if (this.draining) {
+        return void reply.code(503).header('retry-after', '5').type('application/json').send({
+          error: 'The server is shutting down. Please try again in a moment.',
+          code: 'SERVICE_UNAVAILABLE',
+        });
+      }
       this.count += 1;
       let left = false;
-      request[leaveKey] = () => {
-        if (left) return;
-        left = true;
-        this.count -= 1;
-        if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+      const tracked: Tracked = {
+        stage: 'hooks',
+        gone: false,
+        leave: () => {
+          if (left) return;
+          left = true;
+          this.count -= 1;
+          if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+        },
       };
+      request[trackKey] = tracked;
+      // 'close' comes after every response: after 'finish' when it was written, alone when the
+      // client left before.
+      reply.raw.once('close', () => {
+        if (reply.raw.writableFinished) return tracked.leave();
+        tracked.gone = true;
+        if (tracked.stage === 'body' || tracked.stage === 'sent') tracked.leave();
+      });
       done();
     });
-    app.addHook('onSend', (_request, reply, _payload, done) => {
+    // Runs after every onRequest hook: a client that left during them leaves the count here.
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      const tracked = request[trackKey];
+      if (tracked) {
+        tracked.stage = 'body';
+        if (tracked.gone) tracked.leave();
+      }
+      done(null, payload);
+    });
+    app.addHook('preValidation', (request, _reply, done) => {
+      const tracked = request[trackKey];
+      if (tracked) tracked.stage = 'work';
+      done();
+    });
+    app.addHook('onSend', (request, reply, _payload, done) => {
+      const tracked = request[trackKey];
+      if (tracked) {
+        tracked.stage = 'sent';
+        if (tracked.gone) tracked.leave();
+      }
       if (this.draining) void reply.header('connection', 'close');
       done();
     });
-    app.addHook('onResponse', (request, _reply, done) => {
-      request[leaveKey]?.();
-      done();
-    });
-  }
-
-  /** Call when a handler finished but its client is gone (no response will be sent). */
-  static handlerDone(request: FastifyRequest): void {
-    if (request.raw.destroyed || request.raw.socket?.destroyed) request[leaveKey]?.();
   }
 
   /**
    * Starts shutdown: resolves true when nothing is in flight, or false after `timeoutMs` (a stuck
-   * request must not block shutdown). New requests are already refused by Fastify with 503.
+   * request must not block shutdown). New requests are answered 503 from now on.
    */
   drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;

@@ -2,7 +2,6 @@ import type { RouteDef, RouteOutput } from '@linkwise/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Actor } from '../platform/actor.js';
-import { InFlight } from './in-flight.js';
 
 type Parsed<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer S extends z.ZodType }
   ? z.output<S>
@@ -76,13 +75,9 @@ export function makeRouter(app: FastifyInstance, authenticate: (request: Fastify
           reply,
           actor: request.actor,
         } as unknown as AuthedContext<R>;
-        try {
-          const result = await handler(ctx);
-          reply.code(route.status);
-          return route.status === 204 ? reply.send() : result;
-        } finally {
-          InFlight.handlerDone(request);
-        }
+        const result = await handler(ctx);
+        reply.code(route.status);
+        return route.status === 204 ? reply.send() : result;
       },
     });
   }
