@@ -39,8 +39,8 @@ const moduleZones = Object.entries(MODULE_WALLS).flatMap(([module, allowed]) =>
 const platformZones = ['platform', 'db', 'http', 'lib'].map((folder) => ({
   target: `${SERVER}/${folder}`,
   from: `${SERVER}/modules`,
-  // Stored formats a migration must read: the vectors' byte order.
-  except: folder === 'db' ? ['./embeddings/vector-bytes.ts'] : [],
+  // What migrations install or read: the search index's source, the vectors' byte order.
+  except: folder === 'db' ? ['./search-index', './embeddings/vector-bytes.ts'] : [],
   message: `${folder}/ is platform code: it may not import a feature module`,
 }));
 

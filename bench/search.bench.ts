@@ -36,6 +36,7 @@ import { SearchRepository } from '../apps/server/src/modules/search/search.repos
 import { MIN_COSINE } from '../apps/server/src/modules/search/search.service.js';
 import { vectorBytes } from '../apps/server/src/modules/embeddings/vector-bytes.js';
 import { buildVectors, sizeOf, topK } from '../apps/server/src/modules/search/vector-index.js';
+import { rebuildSearchIndex, suspendSearchIndexing } from '../apps/server/src/modules/search-index/search-index.js';
 import { QueryRecorder, runScenario, type LatencyResult, type Scenario } from './lib/latency.js';
 import { corpusFacts } from './lib/corpus.js';
 import { createBenchDatabase } from './lib/postgres.js';
@@ -228,11 +229,7 @@ async function seedEngine(
   await migrateToLatest(seeding);
   log(`${engine}: seeding ${SMALL_USERS} × 100 links + 1 × ${BIG_LINKS} (full-text index filled by triggers)`);
   // PostgreSQL: a bulk load indexes each link once at the end instead of once per row and tag.
-  if (engine === 'postgres') {
-    await sql`alter table links disable trigger links_search`.execute(seeding.db);
-    await sql`alter table link_tags disable trigger link_tags_search`.execute(seeding.db);
-    await sql`alter table page_contents disable trigger page_contents_search`.execute(seeding.db);
-  }
+  await suspendSearchIndexing(seeding.db, engine);
   const seeded = await seed(seeding, {
     seed: 20261122,
     smallUsers: SMALL_USERS,
@@ -249,24 +246,8 @@ async function seedEngine(
   }
   if (engine === 'postgres') {
     const i0 = performance.now();
-    // The per-user word counts (migration 0006) and the stored lexemes (0008) are built once from
-    // the result, as the migrations do.
-    await sql`alter table link_search disable trigger link_search_words`.execute(seeding.db);
-    await sql`alter table link_search disable trigger link_search_lexemes`.execute(seeding.db);
-    await sql`select link_search_refresh(id) from links`.execute(seeding.db);
-    await sql`
-      insert into search_words (user_id, word, links)
-      select s.user_id, w, count(*) from link_search s cross join search_words_of(s.words) w group by 1, 2`.execute(
-      seeding.db,
-    );
-    await sql`
-      insert into search_lexemes (lexeme)
-      select distinct n.lexeme from link_search, unnest(document) n where n.weights <> '{D}'`.execute(seeding.db);
-    await sql`alter table link_search enable trigger link_search_words`.execute(seeding.db);
-    await sql`alter table link_search enable trigger link_search_lexemes`.execute(seeding.db);
-    await sql`alter table links enable trigger links_search`.execute(seeding.db);
-    await sql`alter table link_tags enable trigger link_tags_search`.execute(seeding.db);
-    await sql`alter table page_contents enable trigger page_contents_search`.execute(seeding.db);
+    // The rows, the user's words and the stored lexemes built once from the result, indexing back on.
+    await rebuildSearchIndex(seeding.db, engine);
     notes.push(
       `postgres: full-text index built in ${((performance.now() - i0) / 1000).toFixed(0)} s after the bulk load`,
     );

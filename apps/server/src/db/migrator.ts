@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-search-tiers.js';
 import * as m0009 from './migrations/0009-search-inline.js';
 import * as m0010 from './migrations/0010-search-words-lock.js';
 import * as m0011 from './migrations/0011-platform.js';
+import * as m0012 from './migrations/0012-search-schema.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -27,6 +28,7 @@ const migrations: Record<string, EngineMigration> = {
   '0009-search-inline': m0009,
   '0010-search-words-lock': m0010,
   '0011-platform': m0011,
+  '0012-search-schema': m0012,
 };
 
 /** Every migration's name, oldest first. */

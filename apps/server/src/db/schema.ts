@@ -19,7 +19,7 @@ export interface UsersTable {
   updated_at: Millis;
   /** Kept exact by triggers on links (migration 0002). */
   link_count: DbGenerated<number>;
-  /** Moves whenever one of the user's vectors changes or a link is deleted (migration 0004). */
+  /** Moves whenever one of the user's vectors changes or a link is deleted (triggers of the search index). */
   search_version: DbGenerated<number>;
 }
 
@@ -111,7 +111,7 @@ export interface EmbeddingsTable {
   created_at: Millis;
 }
 
-/** Links whose vector changed, one row per move of `users.search_version` (migration 0005). */
+/** Links whose vector changed, one row per move of `users.search_version` (modules/search-index/vector-log.ts). */
 export interface SearchVectorLogTable {
   user_id: string;
   seq: number;

@@ -15,6 +15,7 @@ import {
   type TsWeights,
 } from '../search-index/text-query.js';
 import type { StoredVector, VectorChange } from './vector-index.js';
+import { SQLITE_TYPO_TEXT } from '../search-index/schema.sqlite.js';
 
 /**
  * PostgreSQL memory for one text search. A prefix term (the last word) makes GIN collect every
@@ -206,8 +207,9 @@ export class SearchRepository {
 
   /**
    * Known spellings for the typo path, lower case, starting with one of `initials`: on PostgreSQL
-   * the user's own words (`search_words`, kept by a trigger, migration 0006); on SQLite the user's
-   * own words for a library of up to PER_USER_SCAN_MAX links, every user's indexed words beyond.
+   * the user's own words (`search_words`, kept by a trigger: search-index/schema.postgres.ts); on
+   * SQLite the user's own words for a library of up to PER_USER_SCAN_MAX links, every user's
+   * indexed words beyond.
    */
   async spellings(userId: string, initials: string[], userLinks: number): Promise<string[]> {
     if (initials.length === 0) return [];
@@ -224,33 +226,17 @@ export class SearchRepository {
   }
 
   /**
-   * SQLite, small library: the words of the user's own titles, tags, category, URLs, notes and the
-   * start of the descriptions (what PostgreSQL's `search_words` holds), lower case, starting with
-   * one of `initials`.
+   * SQLite, small library: the words of the user's own links that correct typos (titles, tags,
+   * category, URLs, notes and the start of the descriptions: `SQLITE_TYPO_TEXT`, what PostgreSQL's
+   * `search_words` holds), lower case, starting with one of `initials`.
    */
   private async userTerms(userId: string, initials: string[]): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('links as l')
-      .select((eb) => [
-        'l.title',
-        'l.url',
-        'l.category',
-        'l.notes',
-        sql<string>`substr(l.description, 1, 300)`.as('description'),
-        eb
-          .selectFrom('link_tags as lt')
-          .innerJoin('tags as t', 't.id', 'lt.tag_id')
-          .select(sql<string>`group_concat(t.name, ' ')`.as('names'))
-          .whereRef('lt.link_id', '=', 'l.id')
-          .as('tags'),
-      ])
-      .where('l.user_id', '=', userId)
-      .execute();
+    const { rows } = await sql<{ text: string }>`
+      select ${sql.raw(SQLITE_TYPO_TEXT)} as text from links l where l.user_id = ${userId}`.execute(this.db);
     const wanted = new Set(initials);
     const words = new Set<string>();
     for (const row of rows) {
-      const text = [row.title, row.url, row.category, row.notes, row.description, row.tags].join(' ');
-      for (const [word] of text.toLocaleLowerCase('en-US').matchAll(/[\p{L}\p{N}]+/gu)) {
+      for (const [word] of row.text.toLocaleLowerCase('en-US').matchAll(/[\p{L}\p{N}]+/gu)) {
         if (word.length >= 3 && wanted.has(word.slice(0, 1))) words.add(word);
       }
     }
@@ -258,7 +244,7 @@ export class SearchRepository {
   }
 
   /**
-   * SQLite, large library: indexed words (every user's, `link_words`, migration 0007) of 3+ letters
+   * SQLite, large library: indexed words (every user's, `link_words`: search-index/schema.sqlite.ts) of 3+ letters
    * that start with one of `initials`: a B-tree range. The index's own term list (`fts5vocab`) reads
    * the entries of every term it returns: 27–58 ms per typo search on 1.1M links.
    */
