@@ -8,7 +8,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     // `.br` (quality 11) and `.gz` (level 9) beside each HTML, JS, CSS and SVG file, kept only when
-    // smaller; the server sends them by Accept-Encoding (decision record 0006). Source maps are
+    // smaller; the server sends them by Accept-Encoding (decision record 0007). Source maps are
     // left out: only developer tools fetch them, compressed per request.
     compression({ algorithms: ['brotliCompress', 'gzip'] }),
   ],

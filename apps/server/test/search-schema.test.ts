@@ -13,6 +13,7 @@ import { openDatabase, type Database, type Engine } from '../src/db/database.js'
 import * as m0001 from '../src/db/migrations/0001-initial.js';
 import * as m0002 from '../src/db/migrations/0002-link-counts.js';
 import * as m0003 from '../src/db/migrations/0003-vault.js';
+import * as platformMigration from '../src/db/migrations/0011-platform.js';
 import { migrateToLatest, migrationNames } from '../src/db/migrator.js';
 import type { DB } from '../src/db/schema.js';
 import { SearchRepository } from '../src/modules/search/search.repository.js';
@@ -167,6 +168,13 @@ async function databaseAt0010(engine: Engine): Promise<{ open: () => Database; d
     raw.exec(snapshot);
     raw.close();
   }
+  // The job platform's migration touches no search object; today's app writes its columns.
+  const withJobs = open();
+  await platformMigration.up(withJobs.db as Kysely<unknown>);
+  await sql`insert into schema_migrations (name, timestamp) values ('0011-platform', ${new Date().toISOString()})`.execute(
+    withJobs.db,
+  );
+  await withJobs.close();
   return {
     open,
     drop: async () => {

@@ -16,7 +16,7 @@ function varyOnEncoding(reply: FastifyReply): void {
 }
 
 /**
- * Compression by Accept-Encoding (decision record 0006). The web app's files are compressed at build
+ * Compression by Accept-Encoding (decision record 0007). The web app's files are compressed at build
  * time (`.br`/`.gz` beside each file, served by @fastify/static's `preCompressed`); everything else
  * of a compressible type over 1 kB (JSON lists, search results) is compressed per response here,
  * brotli at quality 4 or gzip. A response that already has a Content-Encoding is left alone, and a

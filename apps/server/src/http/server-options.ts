@@ -7,7 +7,7 @@ import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 const HEADERS_TIMEOUT_MS = 15_000;
 
 /**
- * Fastify's server options for slow and malformed requests (decision record 0006):
+ * Fastify's server options for slow and malformed requests (decision record 0007):
  * - `requestTimeout`: headers and body must arrive within REQUEST_TIMEOUT_SECONDS (Fastify turns
  *   Node's 300 s default off, so a body that never finished held its socket forever); the client
  *   gets a JSON 408 from `clientErrorHandler` and the socket is closed.
