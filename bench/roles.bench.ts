@@ -516,11 +516,13 @@ const searchPath = (q: string) => `/api/search?query=${encodeURIComponent(q)}`;
 
 async function runScenario(
   kind: Kind,
-  label: string,
+  round: number,
   seeded: Seeded,
   pageUrl: (n: number) => string,
 ): Promise<ScenarioResult> {
-  const db = await copyDatabase(label);
+  const label = `${kind === 'all' ? 'A: all' : 'B: api + worker'} #${round}`;
+  log(label);
+  const db = await copyDatabase(`${kind}${round}`);
   return using(db.drop, () =>
     withProcesses(
       { roles: kind === 'all' ? ['all'] : ['api', 'worker'], entry: 'source', databaseUrl: db.url },
@@ -705,6 +707,87 @@ async function memoryPhase(entry: Entry, seeded: Seeded, pageUrl: (n: number) =>
 }
 
 /**
+ * The names the server imports from each lazy candidate (a stub must export them, or the server
+ * fails to start: then this list is out of date with the server's imports).
+ */
+const STUB_EXPORTS: Record<string, string[]> = {
+  '@tensorflow/tfjs-converter': ['loadGraphModel'],
+  linkedom: ['parseHTML'],
+  '@mozilla/readability': ['Readability'],
+  '@google/genai': ['ApiError', 'GoogleGenAI'],
+  ioredis: ['Redis'],
+  'prom-client': ['collectDefaultMetrics', 'Counter', 'Gauge', 'Histogram', 'Registry'],
+};
+
+/** Loader hooks that answer the packages in `data` with an empty module (what a lazy import would leave). */
+const STUB_HOOKS = `let stubbed = [];
+const names = ${JSON.stringify(STUB_EXPORTS)};
+export function initialize(data) { stubbed = data; }
+export async function resolve(specifier, context, next) {
+  return stubbed.includes(specifier) ? { url: 'stub:' + specifier, shortCircuit: true } : next(specifier, context);
+}
+export async function load(url, context, next) {
+  if (!url.startsWith('stub:')) return next(url, context);
+  const source = ['const stub = class {};', 'export default stub;',
+    ...(names[url.slice(5)] ?? []).map((n) => 'export const ' + n + ' = stub;')].join('\\n');
+  return { format: 'module', source, shortCircuit: true };
+}`;
+
+const dataUrl = (source: string) => `data:text/javascript,${encodeURIComponent(source)}`;
+const stubFlags = (packages: string[]) => [
+  '--import',
+  dataUrl(
+    `import { register } from 'node:module';
+register(${JSON.stringify(dataUrl(STUB_HOOKS))}, import.meta.url, { data: ${JSON.stringify(packages)} });`,
+  ),
+];
+
+/**
+ * The built `api` process with the lazy candidates replaced by empty modules through loader hooks.
+ * Node runs the hooks in a thread of their own, which costs memory too: compare with the row of the
+ * same hooks stubbing nothing, not with the plain process. Twice each, in ABCCBA order.
+ */
+async function stubbedApi(seeded: Seeded): Promise<MemoryRow[]> {
+  const variants: [string, string[]][] = [
+    ['loader hooks, nothing stubbed', []],
+    ['loader hooks, tfjs stubbed', IMPORT_GROUPS['tfjs (model runtime)']!],
+    ['loader hooks, all 6 lazy candidates stubbed', LAZY_GROUPS.flatMap((g) => IMPORT_GROUPS[g]!)],
+  ];
+  const rows: MemoryRow[] = [];
+  const auth = { authorization: `Bearer ${seeded.measured.token}` };
+  for (const [state, packages] of [...variants, ...[...variants].reverse()]) {
+    const db = await copyDatabase('stubbed');
+    await using(db.drop, () =>
+      withProcesses(
+        { roles: ['api'], entry: 'built', databaseUrl: db.url, flags: stubFlags(packages) },
+        async ([api]) => {
+          for (const p of ['/api/health', '/api/config', '/api/links?limit=24']) {
+            const res = await fetch(`${api!.url}${p}`, { headers: auth });
+            await res.arrayBuffer();
+            if (!res.ok) throw new Error(`${p} answered ${res.status} with ${state}`);
+          }
+          await sleep(SETTLE_MS);
+          const m = memoryOf(api!.pid);
+          log(`  built api, ${state}: RSS ${m.rss.toFixed(0)} MB`);
+          rows.push({ entry: 'built', role: 'api', state: `${state} (after health, config, list)`, ...m });
+        },
+      ),
+    );
+  }
+  // One row per variant: the mean of its two runs.
+  return variants.map(([state]) => {
+    const runs = rows.filter((r) => r.state.startsWith(state + ' ('));
+    const mean = (pick: (r: MemoryRow) => number) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
+    return {
+      ...runs[0]!,
+      state: `${runs[0]!.state}, mean of ${runs.length}`,
+      rss: mean((r) => r.rss),
+      peak: mean((r) => r.peak),
+    };
+  });
+}
+
+/**
  * RSS of a bare Node process that imports the packages the server imports at start-up, all of them
  * and each group left out in turn: the difference is what not loading that group would save.
  */
@@ -829,19 +912,24 @@ function report(
   if (a.length > 0 && b.length > 0) {
     out.push(
       '',
-      '## B (api + worker) / A (all), mean over rounds',
+      '## B (api + worker) / A (all)',
       '',
-      '| route | req/s B/A | ratio to health B/A | p50 B/A | p99 B/A |',
-      '| --- | ---: | ---: | ---: | ---: |',
+      'Ratio to health per round, then B/A of the means over rounds.',
+      '',
+      '| route | ratio to health, A rounds | ratio to health, B rounds | req/s B/A | ratio to health B/A | p50 B/A | p99 B/A |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: |',
     );
     a[0]!.targets.forEach((t, i) => {
-      const avg = (runs: ScenarioResult[], pick: (r: TargetResult, health: TargetResult) => number) =>
-        mean(runs.map((s) => pick(s.targets[i]!, s.targets[0]!)));
-      const ratio = (pick: (r: TargetResult, health: TargetResult) => number) => f2(avg(b, pick) / avg(a, pick));
+      type Pick = (r: TargetResult, health: TargetResult) => number;
+      const each = (runs: ScenarioResult[], pick: Pick) => runs.map((s) => pick(s.targets[i]!, s.targets[0]!));
+      const ratio = (pick: Pick) => f2(mean(each(b, pick)) / mean(each(a, pick)));
+      const toHealth: Pick = (r, h) => r.reqPerSec / h.reqPerSec;
       out.push(
-        `| ${t.name} | ${ratio((r) => r.reqPerSec)} | ${ratio((r, h) => r.reqPerSec / h.reqPerSec)} | ${ratio((r) => r.p50)} | ${ratio((r) => r.p99)} |`,
+        `| ${t.name} | ${each(a, toHealth).map(f2).join(', ')} | ${each(b, toHealth).map(f2).join(', ')} | ${ratio((r) => r.reqPerSec)} | ${ratio(toHealth)} | ${ratio((r) => r.p50)} | ${ratio((r) => r.p99)} |`,
       );
     });
+    const perSecond = (runs: ScenarioResult[]) => runs.map((s) => f2(s.analysed / s.seconds)).join(', ');
+    out.push('', `Links analysed a second in the window: A ${perSecond(a)}; B ${perSecond(b)}.`);
   }
   out.push(
     '',
@@ -889,15 +977,14 @@ async function main(): Promise<void> {
 
   const scenarios: ScenarioResult[] = [];
   for (const [i, kind] of PARTS.has('throughput') ? ORDER.entries() : []) {
-    const label = `${kind === 'all' ? 'A: all' : 'B: api + worker'} #${i + 1}`;
-    log(`${label}`);
-    scenarios.push(await runScenario(kind, `${kind}${i + 1}`, seeded, pages.url));
+    scenarios.push(await runScenario(kind, i + 1, seeded, pages.url));
   }
   const memory: MemoryRow[] = [];
   for (const entry of PARTS.has('memory') ? (['source', 'built'] as const) : []) {
     log(`memory, ${entry}`);
     memory.push(...(await memoryPhase(entry, seeded, pages.url)));
   }
+  if (PARTS.has('memory')) memory.push(...(await stubbedApi(seeded)));
   const imports = PARTS.has('imports') ? importProbe() : [];
   const served = pages.served();
   await cleanupAll();
