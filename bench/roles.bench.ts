@@ -2,8 +2,9 @@
  * Process roles: one `ROLE=api` + one `ROLE=worker` process against one `ROLE=all` process, under the
  * same link-analysis load, and the idle memory of each role.
  *
- *   npm run bench:roles -w @linkwise/bench                 # ~5 min; builds first if sources changed
- *   BENCH_ORDER=all,split,split,all npm run bench:roles -w @linkwise/bench     # ABBA order
+ *   npm run bench:roles -w @linkwise/bench                 # ~7 min; builds first if sources changed
+ *   BENCH_ORDER=all,split,split,all npm run bench:roles -w @linkwise/bench     # ABBA order (~9 min)
+ *   BENCH_PARTS=throughput|memory|imports …               # one part only (comma-separated)
  *
  * Real server processes (from the TypeScript sources through tsx, and for memory also the built
  * output `npm start` runs) on copies of one seeded PostgreSQL database: one user with BENCH_LINKS
@@ -12,8 +13,9 @@
  * a second through the API during the measurement, pointing at the corpus pages served on
  * 127.0.0.1, so the analysis jobs (fetch, extract, embed) keep the CPU busy. autocannon then loads
  * /api/health, /api/links?limit=24 and /api/search (fixed queries) in turn. Memory: VmRSS of each
- * role idle and after its first model use, and RSS of a bare Node process importing the server's
- * packages with one group left out (what a lazy import of that group would save).
+ * role idle and after its first model use; of the built `api` with the packages it could import
+ * lazily replaced by empty modules; and of a bare Node process importing the server's packages with
+ * one group left out (what a lazy import of that group would save).
  * Results: bench/.tmp/roles-last-run.md and .json (copied by hand into bench/RESULTS.md).
  */
 import { spawn, spawnSync } from 'node:child_process';
