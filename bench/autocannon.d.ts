@@ -39,6 +39,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string;
       warmup?: { connections?: number; duration?: number };
+      /** Each connection sends these in turn, over and over (paths relative to `url`). */
+      requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
     }
     interface Instance extends PromiseLike<Result> {
       stop(): void;
