@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractFacts, type PageFacts } from '../../apps/server/src/modules/pages/extractor.js';
+import { extractFacts } from '../../apps/server/src/modules/pages/extract-facts.js';
+import type { PageFacts } from '../../apps/server/src/modules/pages/extractor.js';
 
 export const CORPUS_DIR: string =
   process.env.CORPUS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/pages');

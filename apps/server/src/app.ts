@@ -5,7 +5,6 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import { Messages, routes } from '@linkwise/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -55,7 +54,7 @@ import { VaultService } from './modules/vault/vault.service.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { JOBS_CHANNEL, JobRepository } from './platform/jobs/job.repository.js';
 import { JobRunner } from './platform/jobs/job-runner.js';
-import { Metrics } from './platform/metrics.js';
+import type { Metrics } from './platform/metrics.js';
 import { runInRequest } from './platform/request-context.js';
 
 export interface AppOptions {
@@ -129,7 +128,10 @@ export async function buildApp({
     runInRequest({ requestId: request.id }, done);
   });
   installErrorHandler(app);
-  const metrics = config.METRICS ? new Metrics(config.ROLE) : undefined;
+  // Optional parts load only when configured (an api process's idle memory: bench/RESULTS.md).
+  const metrics: Metrics | undefined = config.METRICS
+    ? new (await import('./platform/metrics.js')).Metrics(config.ROLE)
+    : undefined;
   metrics?.install(app, config.METRICS_TOKEN);
   // Shutdown closes the database only after the last request's handler is done with it.
   const inFlight = new InFlight();
@@ -144,7 +146,7 @@ export async function buildApp({
   });
 
   const { db } = database;
-  const models = buildModels(config, chosen, metrics && ((...timing) => metrics.inferred(...timing)));
+  const models = await buildModels(config, chosen, metrics && ((...timing) => metrics.inferred(...timing)));
   const jobs = new JobRepository(db, database.engine);
   const runner = runJobs
     ? new JobRunner(
@@ -277,7 +279,7 @@ export async function buildApp({
     await registerCompression(app);
     // Several instances share limits through Redis; one instance keeps them in memory.
     const redis = config.REDIS_URL
-      ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
+      ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
       : undefined;
     if (redis) app.addHook('onClose', async () => void (await redis.quit()));
     await app.register(rateLimit, {

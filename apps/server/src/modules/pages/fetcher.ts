@@ -1,9 +1,15 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import iconv from 'iconv-lite';
+import type IconvLite from 'iconv-lite';
 import { Agent, buildConnector, fetch } from 'undici';
 import { isPublicAddress } from './address-policy.js';
+
+type Iconv = typeof IconvLite;
+let iconvModule: Iconv | undefined;
+/** Loaded with the first page fetched: a process that fetches nothing (an api process) never loads it. */
+const iconv = (): Iconv => (iconvModule ??= createRequire(import.meta.url)('iconv-lite') as Iconv);
 
 export type FetchErrorCode = 'FETCH_FAILED' | 'BLOCKED_ADDRESS' | 'NOT_HTML';
 
@@ -65,8 +71,8 @@ export function decodeHtml(body: Buffer, contentType: string): string {
     const head = body.subarray(0, 4096).toString('latin1');
     charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
   }
-  const name = charset && iconv.encodingExists(charset) ? charset : 'utf-8';
-  return iconv.decode(body, name);
+  const name = charset && iconv().encodingExists(charset) ? charset : 'utf-8';
+  return iconv().decode(body, name);
 }
 
 /**
