@@ -15,6 +15,9 @@ const spec = (attempts = 3, retryable?: (error: unknown) => boolean): JobSpec<'a
   retry: { attempts, backoff: { baseMs: 1000, factor: 4, maxMs: 60_000 }, ...(retryable && { retryable }) },
 });
 
+/** Every job name, as a worker that has every handler claims them. */
+const NAMES: JobName[] = ['analyze-link', 'reembed-links'];
+
 const until = async (what: string, check: () => Promise<boolean> | boolean) => {
   for (let i = 0; i < 200; i++) {
     if (await check()) return;
@@ -59,7 +62,9 @@ describe.each(engines())('job platform on %s', (engine) => {
       'analyze-link',
       Array.from({ length: 40 }, (_, i) => ({ payload: payload(i) })),
     );
-    const claims = await Promise.all(Array.from({ length: 4 }, (_, w) => jobs.claim(`worker-${w}`, 15, clock.now())));
+    const claims = await Promise.all(
+      Array.from({ length: 4 }, (_, w) => jobs.claim(`worker-${w}`, NAMES, 15, clock.now())),
+    );
     const ids = claims.flat().map((j) => j.id);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
@@ -73,7 +78,7 @@ describe.each(engines())('job platform on %s', (engine) => {
     );
     clock.advance(60_000);
     const urgent = await queue.enqueue('analyze-link', payload(1));
-    const claimed = await jobs.claim('w', 3, clock.now());
+    const claimed = await jobs.claim('w', NAMES, 3, clock.now());
     expect(claimed[0]?.id).toBe(urgent);
     expect(claimed.map((j) => j.type)).toEqual(['analyze-link', 'reembed-links', 'reembed-links']);
     // A caller may raise or lower a job's priority.
@@ -85,7 +90,7 @@ describe.each(engines())('job platform on %s', (engine) => {
     const first = await queue.enqueue('analyze-link', payload(1), { dedupeKey: 'k' });
     expect(first).not.toBeNull();
     expect(await queue.enqueue('analyze-link', payload(2), { dedupeKey: 'k' })).toBeNull();
-    const [claimed] = await jobs.claim('w', 1, clock.now());
+    const [claimed] = await jobs.claim('w', NAMES, 1, clock.now());
     expect(await queue.enqueue('analyze-link', payload(2), { dedupeKey: 'k' })).toBeNull();
     await jobs.finish('w', claimed!.id, { status: 'done' }, clock.now());
     expect(await queue.enqueue('analyze-link', payload(3), { dedupeKey: 'k' })).not.toBeNull();
@@ -156,6 +161,14 @@ describe.each(engines())('job platform on %s', (engine) => {
     await until('give-up', () => gaveUp.length === 1);
     expect(gaveUp).toEqual([[payload(1), 'boom 3']]);
     expect(runs).toBe(3);
+  });
+
+  it('leaves jobs it has no handler for to the workers that have one', async () => {
+    const other = await queue.enqueue('reembed-links', { model: 'm', dims: 1 });
+    const mine = await queue.enqueue('analyze-link', payload(1));
+    runner(defineJob(spec(), { run: () => Promise.resolve() })).start();
+    await until('its own job done', async () => (await row(mine!))?.status === 'done');
+    expect(await row(other!)).toMatchObject({ status: 'queued', attempts: 0 });
   });
 
   it('fails at once on an error the policy says retrying cannot fix', async () => {
@@ -237,15 +250,15 @@ describe.each(engines())('job platform on %s', (engine) => {
     const stale = await queue.enqueue('analyze-link', payload(1));
     const fresh = await queue.enqueue('analyze-link', payload(2), { runAt: clock.now() + 1 });
     const now = clock.now();
-    await jobs.claim('dead', 1, now);
-    await jobs.claim('alive', 1, now + 1);
+    await jobs.claim('dead', NAMES, 1, now);
+    await jobs.claim('alive', NAMES, 1, now + 1);
     await jobs.heartbeat('alive', [fresh!], now + 60_000);
     expect(await jobs.recoverStale(now + 30_000, now + 60_000)).toBe(1);
     expect(await row(stale!)).toMatchObject({ status: 'queued', locked_by: null });
     expect(await row(fresh!)).toMatchObject({ status: 'running', locked_by: 'alive' });
     // A stale job someone asked to cancel ends canceled, not queued again.
     const canceled = await queue.enqueue('analyze-link', payload(3), { runAt: now + 2 });
-    await jobs.claim('dead-too', 1, now + 2);
+    await jobs.claim('dead-too', NAMES, 1, now + 2);
     expect(await queue.cancel(canceled!)).toBe(true);
     expect(await jobs.recoverStale(now + 30_000, now + 60_000)).toBe(1);
     expect(await row(canceled!)).toMatchObject({ status: 'canceled', finished_at: now + 60_000 });
@@ -256,7 +269,7 @@ describe.each(engines())('job platform on %s', (engine) => {
 
   it('prunes finished jobs after their time, failed ones later', async () => {
     const [a, b, c] = await Promise.all([1, 2, 3].map((n) => queue.enqueue('analyze-link', payload(n))));
-    for (const job of await jobs.claim('w', 3, clock.now())) {
+    for (const job of await jobs.claim('w', NAMES, 3, clock.now())) {
       if (job.id === a) await jobs.finish('w', job.id, { status: 'done' }, 1000);
       else if (job.id === b) await jobs.fail('w', job.id, 'x', 1000, null);
     }

@@ -34,8 +34,6 @@ export type JobPayloadInput<N extends JobName> = z.input<(typeof JobPayloadSchem
 /** What a handler receives (validated, defaults filled in). */
 export type JobPayload<N extends JobName> = z.output<(typeof JobPayloadSchemas)[N]>;
 
-export const JOB_NAMES = Object.keys(JobPayloadSchemas) as JobName[];
-
 export const JobStatusSchema = z.enum(['queued', 'running', 'done', 'failed', 'canceled']);
 /** `failed` and `canceled` are final: a failed job used up its attempts or hit an error retrying cannot fix. */
 export type JobStatus = z.infer<typeof JobStatusSchema>;

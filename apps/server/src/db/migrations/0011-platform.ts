@@ -39,7 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /** Rewrites the vectors that read as unit length only with their bytes swapped, 1,000 rows a read. */
-export async function repairVectors(db: Kysely<unknown>): Promise<number> {
+async function repairVectors(db: Kysely<unknown>): Promise<number> {
   let after = '';
   let repaired = 0;
   for (;;) {

@@ -63,7 +63,7 @@ function urlOnlyFacts(url: string): PageFacts {
   };
 }
 
-export function toAppError(error: FetchError): AppError {
+function toAppError(error: FetchError): AppError {
   return new AppError(error.code, Messages.analysisFailed, { reason: error.message });
 }
 

@@ -5,7 +5,7 @@ import { RemoteEmbedder } from './providers/remote-embedder.js';
 import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
 
 /** One retry policy for every remote model call: AI_TIMEOUT_SECONDS per attempt, 3 attempts. */
-export function policyFrom(config: Config): LlmPolicy {
+function policyFrom(config: Config): LlmPolicy {
   return { timeoutMs: config.AI_TIMEOUT_SECONDS * 1000, attempts: 3, backoffBaseMs: 500 };
 }
 
@@ -13,7 +13,7 @@ export function policyFrom(config: Config): LlmPolicy {
  * The remote embedding model of OPENAI_EMBEDDING_MODEL or GEMINI_EMBEDDING_MODEL; null: none set.
  * Each provider's SDK loads only when it is configured.
  */
-export async function remoteEmbedderFrom(config: Config): Promise<Embedder | null> {
+async function remoteEmbedderFrom(config: Config): Promise<Embedder | null> {
   const remote = config.remoteEmbedding;
   if (!remote) return null;
   const { model, dimensions, sendDimensions } = remote;
@@ -36,7 +36,7 @@ export async function remoteEmbedderFrom(config: Config): Promise<Embedder | nul
   return new RemoteEmbedder(api, policyFrom(config));
 }
 
-export async function llmFrom(config: Config): Promise<LlmProvider | null> {
+async function llmFrom(config: Config): Promise<LlmProvider | null> {
   if (config.AI_PROVIDER === 'openai') {
     return new (await import('./providers/openai.provider.js')).OpenAiProvider({
       apiKey: config.OPENAI_API_KEY,

@@ -1,5 +1,6 @@
 import {
   JobPayloadSchemas,
+  JobProgressSchema,
   type JobName,
   type JobPayloadInput,
   type JobStatus,
@@ -140,7 +141,7 @@ function view(row: JobRow): JobView {
     status: row.status,
     payload: JSON.parse(row.payload) as unknown,
     attempts: row.attempts,
-    progress: row.progress ? (JSON.parse(row.progress) as JobProgress) : null,
+    progress: row.progress ? JobProgressSchema.parse(JSON.parse(row.progress)) : null,
     lastError: row.last_error,
     createdAt: row.created_at,
     finishedAt: row.finished_at,

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { JobPayloadSchemas, type JobName, type JobPayload, type JobProgress } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -22,8 +21,15 @@ export interface JobObserver {
   finished(name: string, outcome: 'done' | 'continued' | 'retry' | 'failed' | 'canceled', seconds: number): void;
 }
 
-/** The worker stopped or someone canceled the job: not a failure. */
-class Canceled extends Error {}
+/** Someone canceled the job, or the worker is shutting down: not a failure. */
+class Stopped extends Error {
+  constructor(readonly by: 'cancel' | 'shutdown') {
+    super(by === 'cancel' ? 'canceled' : 'the worker is shutting down');
+  }
+}
+
+/** A job whose stored payload its schema refuses: retrying cannot help, so it fails at once. */
+class UnreadablePayload extends Error {}
 
 /**
  * The worker of a process: polls the queue, runs at most `concurrency` jobs at once, validates each
@@ -78,7 +84,7 @@ export class JobRunner {
     clearTimeout(this.timer);
     // A poll in progress may still claim jobs: let it finish, then wait for everything it started.
     await this.ticking;
-    for (const { abort } of this.running.values()) abort.abort(new Canceled('the worker is shutting down'));
+    for (const { abort } of this.running.values()) abort.abort(new Stopped('shutdown'));
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
   }
 
@@ -104,7 +110,7 @@ export class JobRunner {
     try {
       const now = this.clock.now();
       const cancel = await this.jobs.heartbeat(this.workerId, [...this.running.keys()], now);
-      for (const id of cancel) this.running.get(id)?.abort.abort(new Canceled('canceled'));
+      for (const id of cancel) this.running.get(id)?.abort.abort(new Stopped('cancel'));
       if (now - this.lastRecovery >= this.options.lockTimeoutMs / 2 || this.lastRecovery === 0) {
         this.lastRecovery = now;
         const recovered = await this.jobs.recoverStale(now - this.options.lockTimeoutMs, now);
@@ -117,7 +123,9 @@ export class JobRunner {
       }
       const free = this.options.concurrency - this.running.size;
       if (free > 0 && !this.stopped) {
-        for (const job of await this.jobs.claim(this.workerId, free, now)) {
+        // Only jobs this worker has handlers for: during a rolling upgrade an older worker leaves a new
+        // kind of job to the workers that know it.
+        for (const job of await this.jobs.claim(this.workerId, [...this.definitions.keys()], free, now)) {
           const abort = new AbortController();
           const done = this.execute(job, abort.signal).finally(() => {
             this.running.delete(job.id);
@@ -144,16 +152,28 @@ export class JobRunner {
     };
   }
 
+  /** Checked when dequeued: a row written by another release or by hand never reaches a handler unchecked. */
+  private payloadOf(job: JobRow, definition: AnyJobDefinition): JobPayload<JobName> {
+    let stored: unknown;
+    try {
+      stored = JSON.parse(job.payload);
+    } catch {
+      throw new UnreadablePayload('the payload is not JSON');
+    }
+    const parsed = JobPayloadSchemas[definition.name].safeParse(stored);
+    if (!parsed.success) throw new UnreadablePayload(`the payload does not match its schema: ${parsed.error.message}`);
+    return parsed.data;
+  }
+
   private async execute(job: JobRow, signal: AbortSignal): Promise<void> {
     const started = performance.now();
-    const definition = this.definitions.get(job.type);
+    // Claimed by type, so a definition exists (see `tick`).
+    const definition = this.definitions.get(job.type)!;
     const ctx = this.context(job, signal);
     const seconds = () => (performance.now() - started) / 1000;
     let payload: JobPayload<JobName> | undefined;
     try {
-      if (!definition) throw new Error(`no handler for job ${job.type}`);
-      // Checked when dequeued: a row written by another release or by hand never reaches a handler unchecked.
-      payload = JobPayloadSchemas[definition.name].parse(JSON.parse(job.payload));
+      payload = this.payloadOf(job, definition);
       const outcome = await definition.run(payload, ctx);
       const now = this.clock.now();
       if (outcome) {
@@ -170,7 +190,7 @@ export class JobRunner {
 
   private async failed(
     job: JobRow,
-    definition: AnyJobDefinition | undefined,
+    definition: AnyJobDefinition,
     payload: JobPayload<JobName> | undefined,
     ctx: JobContext,
     error: unknown,
@@ -178,8 +198,8 @@ export class JobRunner {
   ): Promise<void> {
     const now = this.clock.now();
     try {
-      if (error instanceof Canceled) {
-        if (error.message === 'canceled') {
+      if (error instanceof Stopped) {
+        if (error.by === 'cancel') {
           await this.jobs.finish(this.workerId, job.id, { status: 'canceled' }, now);
           this.observer?.finished(job.type, 'canceled', seconds());
         } else {
@@ -190,17 +210,13 @@ export class JobRunner {
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
-      const policy = definition?.retry;
-      const retryable =
-        policy !== undefined &&
-        !(error instanceof z.ZodError) &&
-        !(error instanceof SyntaxError) &&
-        (policy.retryable?.(error) ?? true);
+      const policy = definition.retry;
+      const retryable = !(error instanceof UnreadablePayload) && (policy.retryable?.(error) ?? true);
       const last = !retryable || job.attempts >= job.max_attempts;
       await this.jobs.fail(this.workerId, job.id, message, now, last ? null : now + retryDelay(policy, job.attempts));
       this.observer?.finished(job.type, last ? 'failed' : 'retry', seconds());
       ctx.log.warn({ attempt: job.attempts, final: last, error: message }, 'job failed');
-      if (last && definition?.onGiveUp && payload !== undefined) await definition.onGiveUp(payload, error, ctx);
+      if (last && definition.onGiveUp && payload !== undefined) await definition.onGiveUp(payload, error, ctx);
     } catch (inner) {
       ctx.log.error({ err: inner }, 'could not record a job failure');
     }

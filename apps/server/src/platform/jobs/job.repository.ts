@@ -74,15 +74,17 @@ export class JobRepository {
   }
 
   /**
-   * Claims up to `limit` due jobs for `worker`, most urgent first. On PostgreSQL the candidate rows
+   * Claims up to `limit` due jobs of `types` for `worker`, most urgent first. On PostgreSQL the candidate rows
    * are locked with FOR UPDATE SKIP LOCKED, so workers polling at the same moment take different
    * jobs and none runs twice; SQLite has one writer at a time, so the statement is already exclusive.
    */
-  async claim(worker: string, limit: number, now: number): Promise<JobRow[]> {
+  async claim(worker: string, types: string[], limit: number, now: number): Promise<JobRow[]> {
+    if (types.length === 0) return [];
     let due = this.db
       .selectFrom('jobs')
       .select('id')
       .where('status', '=', 'queued')
+      .where('type', 'in', types)
       .where('run_at', '<=', now)
       .orderBy('priority')
       .orderBy('run_at')
