@@ -1,4 +1,6 @@
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import type { DB } from '../src/db/schema.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -36,4 +38,18 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
     url: url.toString(),
     drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
+}
+
+/**
+ * PostgreSQL: the rows where the per-user word counts the trigger keeps (`search_words`) differ from
+ * a recount from scratch (what a rebuild of the index does); none when in step.
+ */
+export async function wordCountDrift(db: Kysely<DB>): Promise<unknown[]> {
+  const { rows } = await sql`
+    (select user_id, word, links from search_words
+     except select s.user_id, w, count(*)::int from link_search s cross join search_words_of(s.words) w group by 1, 2)
+    union all
+    (select s.user_id, w, count(*)::int from link_search s cross join search_words_of(s.words) w group by 1, 2
+     except select user_id, word, links from search_words)`.execute(db);
+  return rows;
 }

@@ -7,20 +7,7 @@ import { ownerToken, searchTerms, tsQueryText } from '../src/modules/search-inde
 import { fillLinkWords } from '../src/modules/search-index/schema.sqlite.js';
 import { applySearchSchema } from '../src/modules/search-index/search-index.js';
 import { engines, seed, startServer, type TestServer } from './harness.js';
-
-/**
- * PostgreSQL: the rows where the per-user word counts the trigger keeps (`search_words`) differ from
- * a recount from scratch (what a rebuild of the index does); none when in step.
- */
-async function wordCountDrift(db: Kysely<DB>): Promise<unknown[]> {
-  const { rows } = await sql`
-    (select user_id, word, links from search_words
-     except select s.user_id, w, count(*)::int from link_search s cross join search_words_of(s.words) w group by 1, 2)
-    union all
-    (select s.user_id, w, count(*)::int from link_search s cross join search_words_of(s.words) w group by 1, 2
-     except select user_id, word, links from search_words)`.execute(db);
-  return rows;
-}
+import { wordCountDrift } from './pg.js';
 
 /** Sets a link's title inside `trx`: a save as the database sees it (its triggers re-index the link). */
 const retitle = (trx: Kysely<DB>, id: string, title: string) =>

@@ -23,7 +23,7 @@ import { catalogForm, functionForm } from '../src/modules/search-index/schema.po
 import { sqliteForm } from '../src/modules/search-index/schema.sqlite.js';
 import { applySearchSchema, searchSchema, searchSchemaDrift } from '../src/modules/search-index/search-index.js';
 import { engines, startServer, type TestServer } from './harness.js';
-import { createTestDatabase } from './pg.js';
+import { createTestDatabase, wordCountDrift } from './pg.js';
 
 /**
  * The search index is defined once per engine (`modules/search-index`). A migrated database holds
@@ -237,17 +237,6 @@ async function answers(db: Kysely<DB>, engine: Engine, userId: string) {
     version,
     changes: await repo.vectorChanges(userId, 'm', 0, version),
   };
-}
-
-/** PostgreSQL: rows where the user's word counts differ from a recount; none when in step. */
-async function wordCountDrift(db: Kysely<DB>): Promise<unknown[]> {
-  const { rows } = await sql`
-    (select user_id, word, links from search_words
-     except select s.user_id, w, count(*)::int from link_search s cross join search_words_of(s.words) w group by 1, 2)
-    union all
-    (select s.user_id, w, count(*)::int from link_search s cross join search_words_of(s.words) w group by 1, 2
-     except select user_id, word, links from search_words)`.execute(db);
-  return rows;
 }
 
 describe.each(engines())('a database migrated by 0001–0010 before they were squashed, on %s', (engine) => {
