@@ -54,7 +54,7 @@ export interface TestServer {
 let counter = 0;
 
 /** A free loopback port, so APP_URL (used in checkout links) can name the real address. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -1,19 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+export { freePort } from './harness.js';
+
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const mainTs = path.join(root, 'apps/server/src/main.ts');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The real server from source as a child process; resolves once it answers /api/health. */
 export async function launch(env: Record<string, string>, url: string): Promise<ChildProcess> {
