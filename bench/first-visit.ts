@@ -8,7 +8,8 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession } from 'playwright-core';
-import { CHROMIUM, registerUser, startServer } from '../e2e/harness.js';
+import { CHROMIUM, CHROMIUM_ARGS, startServer } from '../e2e/harness.js';
+import { dashboardUser } from './lib/dashboard-user.js';
 
 const RUNS = Number(process.env.FIRST_VISIT_RUNS ?? 3);
 const SERVER_MAIN = process.env.FIRST_VISIT_SERVER ? path.resolve(process.env.FIRST_VISIT_SERVER) : undefined;
@@ -113,32 +114,10 @@ async function main() {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
-    // A user with a dozen links (as in bench/lighthouse.ts), signed in through the app's own storage.
-    const user = await registerUser(server.url, 'first-visit');
-    for (let i = 0; i < 12; i++) {
-      await user.client.createLink({
-        body: {
-          url: `https://first-visit.example/${i}`,
-          title: `Benchmark link ${i}`,
-          category: i % 2 ? 'Research' : 'News',
-          tags: ['bench', `t${i}`, 'web', 'perf'],
-        },
-      });
-    }
-    const session = JSON.stringify({
-      state: { user: user.user, token: user.token, isAuthenticated: true },
-      version: 0,
-    });
+    const { session } = await dashboardUser(server.url, 'first-visit');
 
     const rows: string[] = [];
     for (const [name, route, signedIn] of [

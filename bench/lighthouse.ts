@@ -7,7 +7,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, freePort, registerUser, startServer } from '../e2e/harness.js';
+import { CHROMIUM, CHROMIUM_ARGS, freePort, startServer } from '../e2e/harness.js';
+import { dashboardUser } from './lib/dashboard-user.js';
 
 const OUT = path.join(import.meta.dirname, '.tmp', 'lighthouse');
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
@@ -31,35 +32,13 @@ async function main() {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      `--remote-debugging-port=${port}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [`--remote-debugging-port=${port}`, ...CHROMIUM_ARGS],
   });
   try {
     // A user with a dozen links, signed in through the same storage the app uses.
-    const user = await registerUser(server.url, 'lighthouse');
-    for (let i = 0; i < 12; i++) {
-      await user.client.createLink({
-        body: {
-          url: `https://lighthouse.example/${i}`,
-          title: `Benchmark link ${i}`,
-          category: i % 2 ? 'Research' : 'News',
-          tags: ['bench', `t${i}`, 'web', 'perf'],
-        },
-      });
-    }
+    const { session } = await dashboardUser(server.url, 'lighthouse');
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${server.url}/status`);
-    const session = JSON.stringify({
-      state: { user: user.user, token: user.token, isAuthenticated: true },
-      version: 0,
-    });
     await page.evaluate(`localStorage.setItem('auth-storage', ${JSON.stringify(session)})`);
 
     const scores: Score[] = [];

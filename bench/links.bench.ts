@@ -27,6 +27,7 @@ import { createBenchDatabase } from './lib/postgres.js';
 import { seed, type SeedResult } from './lib/seed.js';
 import { ms } from './lib/stats.js';
 import { load, type ThroughputResult } from './lib/throughput.js';
+import { cleanUpOnSignals, cleanupAll, owe, paid } from './lib/cleanup.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const TMP = path.join(BENCH_DIR, '.tmp');
@@ -84,20 +85,7 @@ interface EngineRun {
   plans: PlanNote[];
 }
 
-/** Cleanup steps still owed if the run is interrupted. */
-const pending = new Set<() => Promise<void>>();
-async function cleanupAll(): Promise<void> {
-  for (const step of [...pending].reverse()) {
-    pending.delete(step);
-    await step().catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: cleaning up`);
-    void cleanupAll().finally(() => process.exit(130));
-  });
-}
+cleanUpOnSignals(log);
 
 function listScenarios(seeded: SeedResult): Scenario[] {
   const big = seeded.big.token;
@@ -131,9 +119,9 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const removeDir = () => Promise.resolve(rmSync(dir, { recursive: true, force: true }));
-  pending.add(removeDir);
+  owe(removeDir);
   const pg = engine === 'postgres' ? await createBenchDatabase() : undefined;
-  if (pg) pending.add(pg.drop);
+  if (pg) owe(pg.drop);
   try {
     const env: Record<string, string> = {
       NODE_ENV: 'production',
@@ -150,7 +138,7 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
 
     const seeding = open();
     const closeSeeding = () => seeding.close();
-    pending.add(closeSeeding);
+    owe(closeSeeding);
     await migrateToLatest(seeding);
     log(`${engine}: seeding ${SMALL_USERS} users × ${LINKS_PER_SMALL_USER} links + 1 user × ${BIG_LINKS} links`);
     const seeded = await seed(seeding, {
@@ -165,12 +153,12 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
     // a WAL full of freshly written pages.
     if (engine === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(seeding.db);
     await seeding.close();
-    pending.delete(closeSeeding);
+    paid(closeSeeding);
 
     const recorder = new QueryRecorder();
     const database = open(recorder.onQuery);
     const closeDb = () => database.close();
-    pending.add(closeDb);
+    owe(closeDb);
     const engineVersion =
       engine === 'sqlite'
         ? `SQLite ${(await sql<{ v: string }>`select sqlite_version() as v`.execute(database.db)).rows[0]?.v}`
@@ -182,7 +170,7 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
     const address = app.server.address();
     const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const closeApp = () => app.close();
-    pending.add(closeApp);
+    owe(closeApp);
 
     // Sanity: the typed client validates the response against the contract.
     const check = await createApiClient({ baseUrl, getToken: () => seeded.big.token }).listLinks();
@@ -258,9 +246,9 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
     }
 
     await app.close();
-    pending.delete(closeApp);
+    paid(closeApp);
     await database.close();
-    pending.delete(closeDb);
+    paid(closeDb);
 
     // 2. Throughput: the server in its own process, autocannon here.
     const throughput: ThroughputResult[] = [];
@@ -273,7 +261,7 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
         headers: auth,
       });
       const stop = () => server.stop();
-      pending.add(stop);
+      owe(stop);
       log(`${engine}: server pid ${server.pid} (LOG_LEVEL=${logLevel}), autocannon ${CONNECTIONS} connections`);
       const runs: [string, string, Record<string, string> | undefined][] =
         logLevel === 'warn'
@@ -292,7 +280,7 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
         log(`${engine}: ${name}: ${result.reqPerSec.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
       }
       await server.stop();
-      pending.delete(stop);
+      paid(stop);
     }
     return { engine, engineVersion, seed: seeded, latency, throughput, plans };
   } finally {
@@ -302,8 +290,8 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
       if (pg) await pg.drop();
       await removeDir();
     }
-    if (pg) pending.delete(pg.drop);
-    pending.delete(removeDir);
+    if (pg) paid(pg.drop);
+    paid(removeDir);
   }
 }
 
@@ -372,7 +360,7 @@ async function main(): Promise<void> {
   try {
     for (const engine of ENGINES) runs.push(await runEngine(engine));
   } finally {
-    await cleanupAll();
+    await cleanupAll(log);
   }
   const meta = {
     date: new Date().toISOString().slice(0, 10),
@@ -391,6 +379,6 @@ async function main(): Promise<void> {
 
 main().catch(async (error: unknown) => {
   console.error(error);
-  await cleanupAll();
+  await cleanupAll(log);
   process.exit(1);
 });

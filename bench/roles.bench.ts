@@ -13,16 +13,14 @@
  * a second through the API during the measurement, pointing at the corpus pages served on
  * 127.0.0.1, so the analysis jobs (fetch, extract, embed) keep the CPU busy. autocannon then loads
  * /api/health, /api/links?limit=24 and /api/search (fixed queries) in turn. Memory: VmRSS of each
- * role idle and after its first model use; of the built `api` with the packages it could import
- * lazily replaced by empty modules; and of a bare Node process importing the server's packages with
- * one group left out (what a lazy import of that group would save).
+ * role idle and after its first model use (also with smaller V8 semi-spaces), and of a bare Node
+ * process importing the server's packages with one group left out (what that group costs).
  * Results: bench/.tmp/roles-last-run.md and .json (copied by hand into bench/RESULTS.md).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { randomInt } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,9 +32,11 @@ import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import { vectorBytes } from '../apps/server/src/modules/embeddings/vector-bytes.js';
 import { pageText, WorkerEmbedder } from '../apps/server/src/modules/ml/embedder.js';
 import { CORPUS_DIR, corpusFacts } from './lib/corpus.js';
+import { FROM_SOURCES, startServerProcess } from './lib/child-server.js';
 import { PG_ADMIN_URL } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
+import { cleanUpOnSignals, cleanupAll, owe, using } from './lib/cleanup.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
@@ -44,7 +44,7 @@ const SERVER_DIR = path.join(ROOT, 'apps/server');
 const TMP = path.join(BENCH_DIR, '.tmp');
 const WORK = path.join(TMP, `roles-${process.pid}`);
 const ENTRIES = {
-  source: ['--conditions=@linkwise/source', '--import', 'tsx', path.join(SERVER_DIR, 'src/main.ts')],
+  source: FROM_SOURCES,
   built: [path.join(SERVER_DIR, 'dist/main.js')],
 } as const;
 type Entry = keyof typeof ENTRIES;
@@ -85,30 +85,7 @@ const log = (m: string) => console.error(`[roles-bench ${new Date().toISOString(
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Cleanup steps still owed if the run stops half-way. */
-const pending = new Set<() => Promise<unknown>>();
-async function cleanupAll(): Promise<void> {
-  for (const step of [...pending].reverse()) {
-    pending.delete(step);
-    await step().catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: cleaning up`);
-    void cleanupAll().finally(() => process.exit(130));
-  });
-}
-/** Runs `fn`, then `undo` (also on failure, and on SIGINT while `fn` runs). */
-async function using<T>(undo: () => Promise<unknown>, fn: () => Promise<T>): Promise<T> {
-  pending.add(undo);
-  try {
-    return await fn();
-  } finally {
-    pending.delete(undo);
-    await undo();
-  }
-}
+cleanUpOnSignals(log);
 
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: one seeded database, copied (CREATE DATABASE … TEMPLATE) for every phase.
@@ -177,7 +154,7 @@ async function seedDatabase(): Promise<Seeded> {
   log(`corpus: ${corpus.pages.length} page vectors (${corpus.modelId})`);
   await dropDatabase(SEEDED_DB);
   await admin(`create database ${SEEDED_DB}`);
-  pending.add(() => dropDatabase(SEEDED_DB));
+  owe(() => dropDatabase(SEEDED_DB));
   const database = openDatabase({ databaseUrl: databaseUrl(SEEDED_DB), dataDir: WORK, poolSize: 4 });
   try {
     await migrateToLatest(database);
@@ -342,82 +319,20 @@ interface Proc {
   stop: () => Promise<void>;
 }
 
-/** A free port below the kernel's ephemeral range, so no other test's port-0 server takes it meanwhile. */
-async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = randomInt(20_000, 32_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createNetServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error('no free port found');
-}
-
 /** The server as its own process, in `role`; resolves once it answers /api/health. */
 async function launch(role: Role, entry: Entry, databaseUrl: string, flags: string[] = []): Promise<Proc> {
+  const env = {
+    ROLE: role,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(WORK, 'data'),
+    FETCH_ALLOW_PRIVATE: 'true',
+    BILLING: 'off',
+    LOG_LEVEL: 'error',
+  };
   const logFile = path.join(WORK, `${entry}-${role}.log`);
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    const port = await freePort();
-    const out = openSync(logFile, 'a');
-    const child = spawn(process.execPath, [...flags, ...ENTRIES[entry]], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? ROOT,
-        ROLE: role,
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: path.join(WORK, 'data'),
-        FETCH_ALLOW_PRIVATE: 'true',
-        BILLING: 'off',
-        LOG_LEVEL: 'error',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-      },
-      stdio: ['ignore', out, out],
-    });
-    closeSync(out);
-    let exited = false;
-    const exit = new Promise<void>((resolve) => {
-      child.once('exit', () => {
-        exited = true;
-        resolve();
-      });
-    });
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    while (!exited && Date.now() < deadline) {
-      const ok = await fetch(`${url}/api/health`).then(
-        async (r) => (await r.arrayBuffer(), r.ok),
-        () => false,
-      );
-      if (ok && !exited) {
-        const proc: Proc = {
-          role,
-          url,
-          pid: child.pid ?? 0,
-          stop: async () => {
-            if (exited) return;
-            child.kill('SIGTERM');
-            const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-            await exit;
-            clearTimeout(timer);
-          },
-        };
-        return proc;
-      }
-      await sleep(200);
-    }
-    if (!exited) {
-      child.kill('SIGKILL');
-      throw new Error(`${role} (${entry}) did not answer within 60 s; see ${logFile}`);
-    }
-    const tail = readFileSync(logFile, 'utf8').slice(-3000);
-    if (!tail.includes('EADDRINUSE')) throw new Error(`${role} (${entry}) exited:\n${tail}`);
-  }
-  throw new Error(`${role} (${entry}): no port after 5 attempts`);
+  const probe = { path: '/api/health', headers: {} };
+  const server = await startServerProcess(env, ROOT, logFile, probe, [...flags, ...ENTRIES[entry]]);
+  return { role, ...server };
 }
 
 /** Starts the processes (in this order), runs `fn`, and stops them, also when `fn` fails. */
@@ -709,87 +624,6 @@ async function memoryPhase(entry: Entry, seeded: Seeded, pageUrl: (n: number) =>
 }
 
 /**
- * The names the server imports from each lazy candidate (a stub must export them, or the server
- * fails to start: then this list is out of date with the server's imports).
- */
-const STUB_EXPORTS: Record<string, string[]> = {
-  '@tensorflow/tfjs-converter': ['loadGraphModel'],
-  linkedom: ['parseHTML'],
-  '@mozilla/readability': ['Readability'],
-  '@google/genai': ['ApiError', 'GoogleGenAI'],
-  ioredis: ['Redis'],
-  'prom-client': ['collectDefaultMetrics', 'Counter', 'Gauge', 'Histogram', 'Registry'],
-};
-
-/** Loader hooks that answer the packages in `data` with an empty module (what a lazy import would leave). */
-const STUB_HOOKS = `let stubbed = [];
-const names = ${JSON.stringify(STUB_EXPORTS)};
-export function initialize(data) { stubbed = data; }
-export async function resolve(specifier, context, next) {
-  return stubbed.includes(specifier) ? { url: 'stub:' + specifier, shortCircuit: true } : next(specifier, context);
-}
-export async function load(url, context, next) {
-  if (!url.startsWith('stub:')) return next(url, context);
-  const source = ['const stub = class {};', 'export default stub;',
-    ...(names[url.slice(5)] ?? []).map((n) => 'export const ' + n + ' = stub;')].join('\\n');
-  return { format: 'module', source, shortCircuit: true };
-}`;
-
-const dataUrl = (source: string) => `data:text/javascript,${encodeURIComponent(source)}`;
-const stubFlags = (packages: string[]) => [
-  '--import',
-  dataUrl(
-    `import { register } from 'node:module';
-register(${JSON.stringify(dataUrl(STUB_HOOKS))}, import.meta.url, { data: ${JSON.stringify(packages)} });`,
-  ),
-];
-
-/**
- * The built `api` process with the lazy candidates replaced by empty modules through loader hooks.
- * Node runs the hooks in a thread of their own, which costs memory too: compare with the row of the
- * same hooks stubbing nothing, not with the plain process. Twice each, in ABCCBA order.
- */
-async function stubbedApi(seeded: Seeded): Promise<MemoryRow[]> {
-  const variants: [string, string[]][] = [
-    ['loader hooks, nothing stubbed', []],
-    ['loader hooks, tfjs stubbed', IMPORT_GROUPS['tfjs (model runtime)']!],
-    ['loader hooks, all 6 lazy candidates stubbed', LAZY_GROUPS.flatMap((g) => IMPORT_GROUPS[g]!)],
-  ];
-  const rows: MemoryRow[] = [];
-  const auth = { authorization: `Bearer ${seeded.measured.token}` };
-  for (const [state, packages] of [...variants, ...[...variants].reverse()]) {
-    const db = await copyDatabase('stubbed');
-    await using(db.drop, () =>
-      withProcesses(
-        { roles: ['api'], entry: 'built', databaseUrl: db.url, flags: stubFlags(packages) },
-        async ([api]) => {
-          for (const p of ['/api/health', '/api/config', '/api/links?limit=24']) {
-            const res = await fetch(`${api!.url}${p}`, { headers: auth });
-            await res.arrayBuffer();
-            if (!res.ok) throw new Error(`${p} answered ${res.status} with ${state}`);
-          }
-          await sleep(SETTLE_MS);
-          const m = memoryOf(api!.pid);
-          log(`  built api, ${state}: RSS ${m.rss.toFixed(0)} MB`);
-          rows.push({ entry: 'built', role: 'api', state: `${state} (after health, config, list)`, ...m });
-        },
-      ),
-    );
-  }
-  // One row per variant: the mean of its two runs.
-  return variants.map(([state]) => {
-    const runs = rows.filter((r) => r.state.startsWith(state + ' ('));
-    const mean = (pick: (r: MemoryRow) => number) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
-    return {
-      ...runs[0]!,
-      state: `${runs[0]!.state}, mean of ${runs.length}`,
-      rss: mean((r) => r.rss),
-      peak: mean((r) => r.peak),
-    };
-  });
-}
-
-/**
  * RSS of a bare Node process that imports the packages the server imports at start-up, all of them
  * and each group left out in turn: the difference is what not loading that group would save.
  */
@@ -975,7 +809,7 @@ async function main(): Promise<void> {
   const seeded = await seedDatabase();
   log(`seeded ${seeded.links} links in ${seeded.seconds.toFixed(0)} s`);
   const pages = await serveCorpus();
-  pending.add(pages.close);
+  owe(pages.close);
 
   const scenarios: ScenarioResult[] = [];
   for (const [i, kind] of PARTS.has('throughput') ? ORDER.entries() : []) {
@@ -986,10 +820,9 @@ async function main(): Promise<void> {
     log(`memory, ${entry}`);
     memory.push(...(await memoryPhase(entry, seeded, pages.url)));
   }
-  if (PARTS.has('memory')) memory.push(...(await stubbedApi(seeded)));
   const imports = PARTS.has('imports') ? importProbe() : [];
   const served = pages.served();
-  await cleanupAll();
+  await cleanupAll(log);
   // The servers' logs stay after a failure (WORK), for reading.
   rmSync(WORK, { recursive: true, force: true });
 
@@ -1013,6 +846,6 @@ async function main(): Promise<void> {
 main().catch(async (error: unknown) => {
   console.error(error);
   log(`server logs kept in ${WORK}`);
-  await cleanupAll();
+  await cleanupAll(log);
   process.exit(1);
 });

@@ -15,7 +15,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const SERVER_MAIN = path.join(ROOT, 'apps', 'server', 'dist', 'main.js');
 export const WEB_INDEX = path.join(ROOT, 'apps', 'web', 'dist', 'index.html');
 
-const CHROMIUM_ARGS = [
+/** Chromium flags for these machines: without the networking ones it keeps calling hosts that are not there. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',

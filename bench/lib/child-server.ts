@@ -1,5 +1,5 @@
 /**
- * The real server (apps/server/src/main.ts, run through tsx) in its own process, so load from
+ * The real server (by default apps/server/src/main.ts, run through tsx) in its own process, so load from
  * autocannon and the server do not share an event loop.
  */
 import { spawn } from 'node:child_process';
@@ -38,10 +38,13 @@ export interface Probe {
   headers: Record<string, string>;
 }
 
-async function startOnce(env: Record<string, string>, cwd: string, logFile: string, probe: Probe) {
+/** Node's arguments for the server from its TypeScript sources. */
+export const FROM_SOURCES = ['--conditions=@linkwise/source', '--import', 'tsx', MAIN];
+
+async function startOnce(env: Record<string, string>, cwd: string, logFile: string, probe: Probe, args: string[]) {
   const port = await freePort();
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, args, {
     cwd,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -94,16 +97,18 @@ async function startOnce(env: Record<string, string>, cwd: string, logFile: stri
 
 /**
  * Starts the server with exactly `env` (plus PATH/HOME) in `cwd`, its output appended to `logFile`,
- * and waits until `probe` answers 200.
+ * and waits until `probe` answers 200. `args` are Node's (the sources through tsx by default; the
+ * built `apps/server/dist/main.js`, V8 flags).
  */
 export async function startServerProcess(
   env: Record<string, string>,
   cwd: string,
   logFile: string,
   probe: Probe,
+  args: string[] = FROM_SOURCES,
 ): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
-    const result = await startOnce(env, cwd, logFile, probe);
+    const result = await startOnce(env, cwd, logFile, probe, args);
     if ('server' in result && result.server) return result.server;
     const error = result.error ?? '';
     if (!error.includes('EADDRINUSE') || attempt >= 5) throw new Error(`server process exited:\n${error}`);
