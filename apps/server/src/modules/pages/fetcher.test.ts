@@ -109,6 +109,12 @@ describe('address policy', () => {
     '::ffff:10.0.0.1',
     '::ffff:7f00:1',
     '64:ff9b::a00:1',
+    '::127.0.0.1',
+    '[::127.0.0.1]',
+    '::7f00:1',
+    '::8.8.8.8',
+    '::1:0:0:1',
+    'ff::1',
     '[::1]',
     'not-an-address',
   ];
@@ -179,7 +185,15 @@ describe('PageFetcher on loopback (FETCH_ALLOW_PRIVATE=true)', () => {
 describe('PageFetcher address checks (FETCH_ALLOW_PRIVATE off)', () => {
   it('refuses loopback literals in every spelling', async () => {
     const fetcher = new PageFetcher({ timeoutMs: 2000 });
-    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '0.0.0.0', '2130706433']) {
+    for (const host of [
+      '127.0.0.1',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[::127.0.0.1]',
+      '0.0.0.0',
+      '2130706433',
+    ]) {
       expect(await codeOf(fetcher.fetch(`http://${host}:${port}/page`)), host).toBe('BLOCKED_ADDRESS');
     }
     await fetcher.close();
