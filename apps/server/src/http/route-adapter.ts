@@ -2,6 +2,7 @@ import type { RouteDef, RouteOutput } from '@linkwise/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Actor } from '../platform/actor.js';
+import { checkRequestText } from './text-hygiene.js';
 
 type Parsed<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer S extends z.ZodType }
   ? z.output<S>
@@ -56,6 +57,8 @@ export function makeRouter(app: FastifyInstance, authenticate: (request: Fastify
         response: { [route.status]: route.response ?? z.null().describe('No content') },
       },
       ...(route.auth && { onRequest: (request: FastifyRequest) => authenticate(request) }),
+      // Text no database can hold is refused before any schema or handler sees it.
+      preValidation: (request: FastifyRequest) => checkRequestText(request),
       config: options.rateLimitPerMinute
         ? {
             rateLimit: {
