@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Messages, routes } from '@linkwise/contract';
+import { AccountMessages, Messages, routes } from '@linkwise/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
@@ -20,9 +20,14 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { analyzeLinkJob, analyzeLinkSpec } from './modules/links/analyze-link.job.js';
 import { AnalysisService } from './modules/analysis/analysis.service.js';
 import { CategoryModel } from './modules/analysis/category-model.js';
+import { accountRoutes } from './modules/auth/account.routes.js';
+import { AccountService, type AccountDeletionStep } from './modules/auth/account.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
-import { captchaOff } from './modules/auth/captcha.js';
+import { captchaFor } from './modules/auth/captcha.js';
+import { smtpMailer } from './modules/auth/mailer.js';
+import { SecondFactor } from './modules/auth/second-factor.js';
+import { SecretBox } from './modules/auth/secret-box.js';
 import { UserRepository } from './modules/auth/user.repository.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { BillingService } from './modules/billing/billing.service.js';
@@ -67,6 +72,11 @@ export interface AppOptions {
    * configuration names (OPENAI_EMBEDDING_MODEL, GEMINI_EMBEDDING_MODEL), else the offline model.
    */
   embedder?: Embedder;
+  /**
+   * Clean-up outside the database after an account is deleted (its rows are already gone): files
+   * the user owned, the payment provider's customer. Each runs once; a failure is logged.
+   */
+  onAccountDeleted?: AccountDeletionStep[];
 }
 
 /** How long shutdown waits for running handlers before closing the database anyway. */
@@ -104,6 +114,7 @@ export async function buildApp({
   clock = systemClock,
   logger,
   embedder: chosen,
+  onAccountDeleted = [],
 }: AppOptions): Promise<FastifyInstance> {
   const serveApi = config.ROLE !== 'worker';
   const runJobs = config.ROLE !== 'api' && config.JOBS_ENABLED;
@@ -296,14 +307,55 @@ export async function buildApp({
     await app.register(swagger, {
       openapi: {
         info: { title: 'Linkwise API', version: config.version, description: 'Save links, find them again.' },
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+        components: {
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                'A session token from sign-in, or a personal API token (lw_…) created in Profile: read tokens may only GET; no API token reaches /api/account.',
+            },
+          },
+        },
       },
       transform: jsonSchemaTransform,
     });
 
     healthRoute(app, db, config);
-    const captcha = captchaOff;
-    const auth = new AuthService({ users, billing, captcha, clock });
+    const captcha = captchaFor(config);
+    const secondFactor = new SecondFactor({
+      users,
+      box: SecretBox.fromConfig(config),
+      clock,
+      issuer: config.OPERATOR_NAME,
+    });
+    const auth = new AuthService({
+      users,
+      billing,
+      captcha,
+      secondFactor,
+      clock,
+      maxFailuresPerAccount: config.SIGN_IN_FAILURES_PER_ACCOUNT,
+    });
+    const mailer = config.SMTP_URL
+      ? smtpMailer(
+          config.SMTP_URL,
+          config.MAIL_FROM ?? `${config.OPERATOR_NAME} <no-reply@${new URL(config.appUrl).hostname}>`,
+        )
+      : undefined;
+    if (mailer) app.addHook('onClose', () => mailer.close());
+    const account = new AccountService({
+      users,
+      auth,
+      secondFactor,
+      captcha,
+      mailer,
+      clock,
+      appUrl: config.appUrl,
+      operatorName: config.OPERATOR_NAME,
+      onAccountDeleted,
+      log: app.log,
+    });
     const linkService = new LinkService({ links, billing, clock, queue });
     const searchService = new SearchService({
       search: new SearchRepository(db, database.engine),
@@ -318,6 +370,15 @@ export async function buildApp({
       const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
       const actor = token ? await auth.authenticate(token) : undefined;
       if (!actor) throw new AppError('UNAUTHENTICATED', Messages.authenticationRequired);
+      if (actor.tokenKind === 'api') {
+        // A script's token reaches the links, never the account that could mint more tokens.
+        if (request.routeOptions.url?.startsWith('/api/account')) {
+          throw new AppError('TOKEN_SCOPE', AccountMessages.tokenCannotManageAccount);
+        }
+        if (actor.scope !== 'write' && request.method !== 'GET' && request.method !== 'HEAD') {
+          throw new AppError('TOKEN_SCOPE', AccountMessages.readOnlyToken);
+        }
+      }
       request.actor = actor;
     });
     // Public and secret-free: only what the web app prints on its pages.
@@ -330,6 +391,7 @@ export async function buildApp({
       }),
     );
     authRoutes(route, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
+    accountRoutes(route, account, config.RATE_LIMIT_AUTH_PER_MINUTE);
     linkRoutes(route, linkService);
     linkAnalysisRoutes(route, linkAnalysis);
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));

@@ -86,6 +86,14 @@ export const ConfigSchema = z
     RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
     RECAPTCHA_SECRET: z.string().min(1).optional(),
     RECAPTCHA_VERIFY_URL: url(['http', 'https']).optional(),
+    // Encrypts what the server must read back (TOTP secrets). Unset: generated once into DATA_DIR/secret.key;
+    // every instance of one deployment needs the same value.
+    SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters (e.g. openssl rand -hex 32)' }).optional(),
+    // Outgoing email (password reset): smtp://user:pass@host:587 or smtps://…:465. Unset: no reset by email.
+    SMTP_URL: url(['smtp', 'smtps']).optional(),
+    MAIL_FROM: z.string().min(3).optional(),
+    // Failed sign-ins per account (any address) within 15 minutes before that account is paused.
+    SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
     FREE_LINK_LIMIT: z.coerce
       .number({ error: 'must be a whole number of links, 1 or more' })
       .int({ error: 'must be a whole number of links, 1 or more' })
@@ -259,6 +267,8 @@ const SECRET_NAMES = new Set([
   'DATABASE_URL',
   'REDIS_URL',
   'METRICS_TOKEN',
+  'SECRET_KEY',
+  'SMTP_URL',
 ]);
 
 /**

@@ -28,7 +28,7 @@ export const UsernameSchema = z
   .max(Limits.usernameMax, { error: `Username must be at most ${Limits.usernameMax} characters` })
   .regex(/^[^\p{Cc}\p{Cf}]+$/u, { error: 'Username must not contain control characters' });
 
-const CaptchaTokenSchema = z.string().max(4096).optional();
+export const CaptchaTokenSchema = z.string().max(4096).optional();
 
 export const LoginSchema = z.object({
   email: EmailSchema,

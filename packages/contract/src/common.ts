@@ -9,6 +9,7 @@ export const ErrorCodes = [
   'INVALID_CREDENTIALS',
   'TOTP_REQUIRED',
   'TOTP_INVALID',
+  'TOKEN_SCOPE',
   'LINK_LIMIT_REACHED',
   'PLAN_REQUIRED',
   'NOT_FOUND',

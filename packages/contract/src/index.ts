@@ -9,3 +9,5 @@ export * from './routes.js';
 export * from './client.js';
 export * from './vault.js';
 export * from './jobs.js';
+export * from './account.js';
+export * from './routes-account.js';

@@ -8,6 +8,8 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 type Millis = number;
 type Flag = 0 | 1;
 type DbGenerated<T> = ColumnType<T, never, never>;
+/** A nullable column added later: optional on insert, null when left out. */
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface UsersTable {
   id: string;
@@ -21,17 +23,49 @@ export interface UsersTable {
   link_count: DbGenerated<number>;
   /** Moves whenever one of the user's vectors changes or a link is deleted (triggers of the search index). */
   search_version: DbGenerated<number>;
+  /** The TOTP secret, encrypted with the server key (modules/auth/secret-box.ts); null without 2FA. */
+  totp_secret: Nullable<string>;
+  /** A secret shown by setup and not yet confirmed by a code. */
+  totp_pending_secret: Nullable<string>;
+  totp_enabled_at: Nullable<Millis>;
+  /** The last time step a code was accepted for: a code is never accepted twice. */
+  totp_last_step: Nullable<number>;
 }
 
 export interface AuthTokensTable {
   id: string;
   user_id: string;
   token_hash: string;
-  kind: 'web' | 'extension';
+  kind: 'web' | 'extension' | 'api';
   name: string;
   user_agent: string | null;
   created_at: Millis;
   last_used_at: Millis;
+  /** API tokens only: 'read' or 'write'; null for a signed-in device (full access). */
+  scope: Nullable<'read' | 'write'>;
+  /** API tokens only: when the token stops working; null never. */
+  expires_at: Nullable<Millis>;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: Millis | null;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+export interface SignInFailuresTable {
+  key: string;
+  failures: number;
+  window_start: Millis;
 }
 
 export interface LinksTable {
@@ -192,6 +226,9 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;
   payment_events: PaymentEventsTable;
+  recovery_codes: RecoveryCodesTable;
+  password_resets: PasswordResetsTable;
+  sign_in_failures: SignInFailuresTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,4 +1,4 @@
-import { Messages, type Login, type Register, type User } from '@linkwise/contract';
+import { AccountMessages, Messages, type Login, type Register, type User } from '@linkwise/contract';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { DAY_MS, toIso, toIsoOrNull } from '../../lib/clock.js';
@@ -7,12 +7,16 @@ import type { BillingService } from '../billing/billing.service.js';
 import type { Actor } from '../../platform/actor.js';
 import type { CaptchaVerifier } from './captcha.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { assertAcceptablePassword } from './password-policy.js';
+import type { SecondFactor } from './second-factor.js';
 import type { UserRepository } from './user.repository.js';
 
 /** A token unused this long stops working (devices forgotten in a drawer). */
 export const TOKEN_IDLE_EXPIRY_MS = 90 * DAY_MS;
 /** last_used_at is written at most this often per token, so reads do not turn into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** Failed sign-ins of one account are counted over this window. */
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 export interface ClientInfo {
   ip: string;
@@ -24,7 +28,10 @@ export interface AuthDeps {
   users: UserRepository;
   billing: BillingService;
   captcha: CaptchaVerifier;
+  secondFactor: SecondFactor;
   clock: Clock;
+  /** Failed sign-ins per account within SIGN_IN_WINDOW_MS before the account's sign-in pauses. */
+  maxFailuresPerAccount: number;
 }
 
 const usernameKey = (username: string) => username.normalize('NFKC').toLocaleLowerCase('en-US');
@@ -54,7 +61,8 @@ export class AuthService {
     }
   }
 
-  private async issueToken(userId: string, client: ClientInfo): Promise<string> {
+  /** A new device token for a user who has just proven who they are. */
+  async issueToken(userId: string, client: ClientInfo): Promise<string> {
     const token = newSecret();
     await this.deps.users.insertToken({
       id: newId(),
@@ -70,6 +78,7 @@ export class AuthService {
 
   async register(input: Register, client: ClientInfo): Promise<{ user: User; token: string }> {
     await this.checkCaptcha(input.recaptchaToken, 'register', client.ip);
+    assertAcceptablePassword(input.password);
     const email = input.email.toLowerCase();
     const key = usernameKey(input.username);
     const taken = await this.deps.users.emailOrUsernameTaken(email, key);
@@ -101,30 +110,58 @@ export class AuthService {
     };
   }
 
-  /** Same answer for an unknown email and a wrong password, in the same time. */
+  /**
+   * Same answer for an unknown email and a wrong password, in the same time. Failures are counted
+   * per email typed (known or not, so the pause tells nothing) on top of the per-address rate limit.
+   */
   async login(input: Login, client: ClientInfo): Promise<{ user: User; token: string }> {
     await this.checkCaptcha(input.recaptchaToken, 'login', client.ip);
-    const row = await this.deps.users.findByEmail(input.email.toLowerCase());
+    const email = input.email.toLowerCase();
+    const throttleKey = sha256(`sign-in:${email}`);
+    const now = this.deps.clock.now();
+    const since = now - SIGN_IN_WINDOW_MS;
+    if ((await this.deps.users.signInFailures(throttleKey, since)) >= this.deps.maxFailuresPerAccount) {
+      throw new AppError('RATE_LIMITED', AccountMessages.tooManySignIns);
+    }
+    const fail = async (error: AppError): Promise<never> => {
+      await this.deps.users.recordSignInFailure(throttleKey, now, since);
+      throw error;
+    };
+    const row = await this.deps.users.findByEmail(email);
     const ok = row ? await verifyPassword(row.password_hash, input.password) : await verifyAgainstDummy(input.password);
-    if (!row || !ok) throw new AppError('INVALID_CREDENTIALS', Messages.invalidCredentials);
+    if (!row || !ok) return fail(new AppError('INVALID_CREDENTIALS', Messages.invalidCredentials));
+    if (row.totp_secret) {
+      if (!input.totpCode?.trim()) throw new AppError('TOTP_REQUIRED', AccountMessages.totpRequired);
+      if (!(await this.deps.secondFactor.accept(row, input.totpCode, { recovery: true }))) {
+        return fail(new AppError('TOTP_INVALID', AccountMessages.totpInvalid));
+      }
+    }
+    await this.deps.users.clearSignInFailures(throttleKey);
     const token = await this.issueToken(row.id, client);
     const actor = await this.deps.users.findActor(sha256(token));
     if (!actor) throw new Error('token vanished right after it was issued');
     return { user: this.toUser(actor), token };
   }
 
-  /** Resolves a bearer token to its user; undefined when unknown, revoked or idle too long. */
+  /**
+   * Resolves a bearer token to its user; undefined when unknown, revoked, expired (API tokens) or
+   * idle too long (devices: an API token lives until its own expiry, scripts may run rarely).
+   */
   async authenticate(token: string): Promise<Actor | undefined> {
     if (token.length < 20 || token.length > 200) return undefined;
     const found = await this.deps.users.findActor(sha256(token));
     if (!found) return undefined;
     const now = this.deps.clock.now();
-    if (now - found.lastUsedAt > TOKEN_IDLE_EXPIRY_MS) {
+    const expired =
+      found.tokenKind === 'api'
+        ? found.expiresAt !== null && now >= found.expiresAt
+        : now - found.lastUsedAt > TOKEN_IDLE_EXPIRY_MS;
+    if (expired) {
       await this.deps.users.deleteToken(found.tokenId);
       return undefined;
     }
     if (now - found.lastUsedAt > TOUCH_INTERVAL_MS) await this.deps.users.touchToken(found.tokenId, now);
-    const { lastUsedAt: _lastUsedAt, ...actor } = found;
+    const { lastUsedAt: _lastUsedAt, expiresAt: _expiresAt, ...actor } = found;
     return actor;
   }
 

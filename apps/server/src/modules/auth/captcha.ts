@@ -14,3 +14,8 @@ export const captchaOff: CaptchaVerifier = {
   verify: () => Promise.resolve(true),
   publicConfig: () => ({ provider: 'off' }),
 };
+
+/** The verifier CAPTCHA names. */
+export function captchaFor(_config: { CAPTCHA: CaptchaVerifier['provider'] }): CaptchaVerifier {
+  return captchaOff;
+}

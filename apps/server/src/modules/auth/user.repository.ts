@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { AuthTokensTable, DB, UserRow, UsersTable } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
 
@@ -34,7 +34,7 @@ export class UserRepository {
   }
 
   /** Resolves a token hash to the acting user and their subscription in one query. */
-  async findActor(tokenHash: string): Promise<(Actor & { lastUsedAt: number }) | undefined> {
+  async findActor(tokenHash: string): Promise<(Actor & { lastUsedAt: number; expiresAt: number | null }) | undefined> {
     const row = await this.db
       .selectFrom('auth_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
@@ -42,6 +42,9 @@ export class UserRepository {
       .select([
         't.id as tokenId',
         't.last_used_at as lastUsedAt',
+        't.kind as tokenKind',
+        't.scope',
+        't.expires_at as expiresAt',
         'u.id as userId',
         'u.email',
         'u.username',
@@ -64,6 +67,9 @@ export class UserRepository {
     return {
       tokenId: row.tokenId,
       lastUsedAt: row.lastUsedAt,
+      tokenKind: row.tokenKind,
+      scope: row.scope,
+      expiresAt: row.expiresAt === null ? null : Number(row.expiresAt),
       userId: row.userId,
       email: row.email,
       username: row.username,
@@ -94,5 +100,169 @@ export class UserRepository {
 
   async deleteToken(tokenId: string): Promise<void> {
     await this.db.deleteFrom('auth_tokens').where('id', '=', tokenId).execute();
+  }
+
+  findById(userId: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  }
+
+  async setPassword(userId: string, passwordHash: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  listTokens(userId: string): Promise<Selectable<AuthTokensTable>[]> {
+    return this.db
+      .selectFrom('auth_tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('last_used_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Deletes one of the user's tokens of the given kinds; false when there is none with that id. */
+  async deleteOwnToken(userId: string, tokenId: string, kinds: AuthTokensTable['kind'][]): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('auth_tokens')
+      .where('id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .where('kind', 'in', kinds)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** Signs out the user's devices (or every token with `includeApi`) except `keep`. */
+  async deleteTokensExcept(userId: string, keep: string | undefined, includeApi: boolean): Promise<void> {
+    let query = this.db.deleteFrom('auth_tokens').where('user_id', '=', userId);
+    if (keep) query = query.where('id', '!=', keep);
+    if (!includeApi) query = query.where('kind', '!=', 'api');
+    await query.execute();
+  }
+
+  async setPendingTotp(userId: string, sealed: string | null): Promise<void> {
+    await this.db.updateTable('users').set({ totp_pending_secret: sealed }).where('id', '=', userId).execute();
+  }
+
+  /** Turns 2FA on with the confirmed secret and replaces the recovery codes, in one transaction. */
+  async enableTotp(userId: string, sealed: string, step: number, codeHashes: string[], now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('users')
+        .set({ totp_secret: sealed, totp_pending_secret: null, totp_enabled_at: now, totp_last_step: step })
+        .where('id', '=', userId)
+        .execute();
+      await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      await tx
+        .insertInto('recovery_codes')
+        .values(codeHashes.map((code_hash, i) => ({ id: `${userId}:${i}`, user_id: userId, code_hash, used_at: null })))
+        .execute();
+    });
+  }
+
+  async disableTotp(userId: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('users')
+        .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null })
+        .where('id', '=', userId)
+        .execute();
+      await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+    });
+  }
+
+  /** Compare-and-set: true only for the first request to present a code of a step after the last one. */
+  async claimTotpStep(userId: string, step: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', userId)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Marks a recovery code used; true only the first time. */
+  async useRecoveryCode(userId: string, codeHash: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('recovery_codes')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async recoveryCodesLeft(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('recovery_codes')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insertPasswordReset(row: Insertable<DB['password_resets']>): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      // Only the newest link works: asking again retires the previous one.
+      await tx.deleteFrom('password_resets').where('user_id', '=', row.user_id).execute();
+      await tx.insertInto('password_resets').values(row).execute();
+    });
+  }
+
+  /** Consumes a reset token (deleted whether or not it is still valid); its user id when it was. */
+  async takePasswordReset(tokenHash: string, now: number): Promise<string | undefined> {
+    const row = await this.db
+      .deleteFrom('password_resets')
+      .where('token_hash', '=', tokenHash)
+      .returning(['user_id', 'expires_at'])
+      .executeTakeFirst();
+    return row && Number(row.expires_at) > now ? row.user_id : undefined;
+  }
+
+  /** Failed sign-ins for `key` in the window that started at or after `since`. */
+  async signInFailures(key: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('sign_in_failures')
+      .select(['failures', 'window_start'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row && Number(row.window_start) >= since ? row.failures : 0;
+  }
+
+  /** Counts a failure: a window older than `since` starts again at one. */
+  async recordSignInFailure(key: string, now: number, since: number): Promise<void> {
+    await this.db
+      .insertInto('sign_in_failures')
+      .values({ key, failures: 1, window_start: now })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          failures: sql<number>`case when sign_in_failures.window_start < ${since} then 1 else sign_in_failures.failures + 1 end`,
+          window_start: sql<number>`case when sign_in_failures.window_start < ${since} then ${now} else sign_in_failures.window_start end`,
+        }),
+      )
+      .execute();
+  }
+
+  async clearSignInFailures(key: string): Promise<void> {
+    await this.db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
+  }
+
+  /**
+   * Removes the user and, by the foreign keys' cascades, every row that names them; jobs name users
+   * only inside their JSON payload, so those that are not running go too (a running one is asked to stop).
+   */
+  async deleteUser(userId: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const mentions = `%"userId":"${userId.replace(/[%_\\]/g, '')}"%`;
+      await tx.deleteFrom('jobs').where('payload', 'like', mentions).where('status', '!=', 'running').execute();
+      await tx.updateTable('jobs').set({ cancel_requested: 1 }).where('payload', 'like', mentions).execute();
+      await tx.deleteFrom('users').where('id', '=', userId).execute();
+    });
   }
 }
