@@ -18,7 +18,7 @@ export const MODULE_WALLS = {
   pages: [],
   'search-index': [],
   billing: [],
-  auth: ['billing'],
+  auth: ['billing', 'search-index'],
   embeddings: ['ml'],
   analysis: ['ml', 'pages'],
   links: ['analysis', 'billing', 'embeddings', 'ml', 'pages', 'search-index'],

@@ -171,7 +171,7 @@ export async function buildApp({
   // Enqueues in this process wake its own worker at once; other processes' workers find them by polling.
   const queue = new JobQueue(jobs, clock, JOB_SPECS, () => runner?.nudge());
 
-  const users = new UserRepository(db);
+  const users = new UserRepository(db, database.engine);
   const links = new LinkRepository(db, database.engine);
   const subscriptions = new SubscriptionRepository(db);
   const embeddings = new EmbeddingRepository(db, database.engine);

@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { ApiError, createApiClient, type ApiClient, type Link, type LinkCreateInput } from '@linkwise/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect, inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Engine } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
@@ -66,7 +66,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the real server on a free loopback port over a fresh, migrated database. */
-export async function startServer(engine: Engine, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  /** Hooks a suite wires into the app (e.g. account clean-up steps). */
+  appOptions: Pick<AppOptions, 'onAccountDeleted'> = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-test-'));
   const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
   const port = await freePort();
@@ -97,7 +102,7 @@ export async function startServer(engine: Engine, env: Record<string, string> = 
   await migrateToLatest(database);
   const clock = new TestClock();
   const boot = async (bootConfig: Config) => {
-    const app = await buildApp({ config: bootConfig, database, clock });
+    const app = await buildApp({ config: bootConfig, database, clock, ...appOptions });
     await app.listen({ port, host: '127.0.0.1' });
     return app;
   };

@@ -240,7 +240,7 @@ export class AccountService {
       username: row.username,
       providerCustomerId: actor.subscription?.provider_customer_id ?? null,
     };
-    await this.deps.users.deleteUser(row.id);
+    await this.deps.users.deleteUser(row.id, row.email);
     for (const step of this.deps.onAccountDeleted) {
       await step(deleted).catch((error: unknown) =>
         this.deps.log.error({ err: error, userId: row.id }, 'an account clean-up step failed'),

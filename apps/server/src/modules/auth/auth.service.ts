@@ -9,7 +9,7 @@ import type { CaptchaVerifier } from './captcha.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import type { SecondFactor } from './second-factor.js';
-import type { UserRepository } from './user.repository.js';
+import { signInThrottleKey, type UserRepository } from './user.repository.js';
 
 /** A token unused this long stops working (devices forgotten in a drawer). */
 export const TOKEN_IDLE_EXPIRY_MS = 90 * DAY_MS;
@@ -117,7 +117,7 @@ export class AuthService {
   async login(input: Login, client: ClientInfo): Promise<{ user: User; token: string }> {
     await this.checkCaptcha(input.recaptchaToken, 'login', client.ip);
     const email = input.email.toLowerCase();
-    const throttleKey = sha256(`sign-in:${email}`);
+    const throttleKey = signInThrottleKey(email);
     const now = this.deps.clock.now();
     const since = now - SIGN_IN_WINDOW_MS;
     if ((await this.deps.users.signInFailures(throttleKey, since)) >= this.deps.maxFailuresPerAccount) {

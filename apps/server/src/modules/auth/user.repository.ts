@@ -1,10 +1,19 @@
+import { sha256 } from '../../lib/ids.js';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { AuthTokensTable, DB, UserRow, UsersTable } from '../../db/schema.js';
+import type { Engine } from '../../db/database.js';
 import type { Actor } from '../../platform/actor.js';
+import { forgetWords, wordsOfUser } from '../search-index/forget-words.js';
+
+/** The sign-in throttle's key for an email as typed (lower-cased): the email itself is not stored. */
+export const signInThrottleKey = (email: string): string => sha256(`sign-in:${email.toLowerCase()}`);
 
 /** Users and their device tokens. */
 export class UserRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly engine: Engine = 'sqlite',
+  ) {}
 
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -257,12 +266,17 @@ export class UserRepository {
    * Removes the user and, by the foreign keys' cascades, every row that names them; jobs name users
    * only inside their JSON payload, so those that are not running go too (a running one is asked to stop).
    */
-  async deleteUser(userId: string): Promise<void> {
+  async deleteUser(userId: string, email: string): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
+      // The search index is defined in SQL of its own; its helpers take an untyped handle.
+      const untyped = tx as unknown as Kysely<unknown>;
+      const words = await wordsOfUser(untyped, this.engine, userId);
+      await tx.deleteFrom('sign_in_failures').where('key', '=', signInThrottleKey(email)).execute();
       const mentions = `%"userId":"${userId.replace(/[%_\\]/g, '')}"%`;
       await tx.deleteFrom('jobs').where('payload', 'like', mentions).where('status', '!=', 'running').execute();
       await tx.updateTable('jobs').set({ cancel_requested: 1 }).where('payload', 'like', mentions).execute();
       await tx.deleteFrom('users').where('id', '=', userId).execute();
+      await forgetWords(untyped, this.engine, words);
     });
   }
 }

@@ -24,7 +24,7 @@ import { LOG_KEEP, PRUNE_EVERY } from './vector-log.js';
  */
 
 /** FTS5 columns. A ranking tier is a column filter (`FtsColumns` in search/text-query.ts). */
-const FTS_COLUMNS = ['title', 'tags', 'url', 'body'] as const;
+export const FTS_COLUMNS = ['title', 'tags', 'url', 'body'] as const;
 type FtsColumn = (typeof FTS_COLUMNS)[number];
 
 /** Each field's column: by tier; URL words (tier "anywhere") keep a column of their own. */
@@ -34,7 +34,7 @@ const ftsColumn = (f: SearchField): FtsColumn =>
 /** Stemming (porter), diacritics folded; FTS5 answers prefixes of 2 and 3 letters from its own index. */
 const FTS_TOKENIZER = `tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3'`;
 /** The index's tokenizer without its stemmer, for `link_words`; positions are not needed. */
-const WORDS_TOKENIZER = `content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'`;
+export const WORDS_TOKENIZER = `content = '', detail = none, tokenize = 'unicode61 remove_diacritics 2'`;
 
 const tagsField = SEARCH_FIELDS.find((f) => f.source === 'tags');
 const pageField = SEARCH_FIELDS.find((f) => f.source === 'page_text');
