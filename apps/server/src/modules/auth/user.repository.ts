@@ -48,12 +48,9 @@ export class UserRepository {
       .selectFrom('auth_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .leftJoin('subscriptions as s', 's.user_id', 'u.id')
+      // Every token column by name-less select: a database not yet migrated to API tokens still signs in.
+      .selectAll('t')
       .select([
-        't.id as tokenId',
-        't.last_used_at as lastUsedAt',
-        't.kind as tokenKind',
-        't.scope',
-        't.expires_at as expiresAt',
         'u.id as userId',
         'u.email',
         'u.username',
@@ -74,11 +71,11 @@ export class UserRepository {
       .executeTakeFirst();
     if (!row) return undefined;
     return {
-      tokenId: row.tokenId,
-      lastUsedAt: row.lastUsedAt,
-      tokenKind: row.tokenKind,
-      scope: row.scope,
-      expiresAt: row.expiresAt === null ? null : Number(row.expiresAt),
+      tokenId: row.id,
+      lastUsedAt: Number(row.last_used_at),
+      tokenKind: row.kind,
+      scope: row.scope ?? null,
+      expiresAt: row.expires_at === null || row.expires_at === undefined ? null : Number(row.expires_at),
       userId: row.userId,
       email: row.email,
       username: row.username,
