@@ -148,13 +148,14 @@ export class AccountService {
 
   /** Sets the password with a reset token (used up either way); every token of the user is revoked. */
   async resetPassword(input: { token: string; password: string }): Promise<void> {
+    // Checked first: a refused password must not use up the link.
+    assertAcceptablePassword(input.password);
     const userId = await this.deps.users.takePasswordReset(sha256(input.token), this.deps.clock.now());
     if (!userId) {
       throw new AppError('VALIDATION_ERROR', AccountMessages.resetInvalid, {
         fields: { token: AccountMessages.resetInvalid },
       });
     }
-    assertAcceptablePassword(input.password);
     await this.deps.users.setPassword(userId, await hashPassword(input.password), this.deps.clock.now());
     await this.deps.users.deleteTokensExcept(userId, undefined, true);
   }
