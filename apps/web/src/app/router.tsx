@@ -7,6 +7,12 @@ import { BareLayout, MainLayout, RedirectIfSignedIn, RequireAuth, ScrollToTop } 
 const LandingPage = lazy(() => import('../features/landing/landing-page'));
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/password-reset-pages').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../features/auth/password-reset-pages').then((m) => ({ default: m.ResetPasswordPage })),
+);
 const DashboardPage = lazy(() => import('../features/links/dashboard-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const VaultSettingsPage = lazy(() => import('../features/vault/vault-settings-page'));
@@ -49,6 +55,8 @@ export const router = createBrowserRouter([
           },
           { path: '/login', element: <LoginPage /> },
           { path: '/register', element: <RegisterPage /> },
+          { path: '/forgot-password', element: <ForgotPasswordPage /> },
+          { path: '/reset-password', element: <ResetPasswordPage /> },
           { path: '/pricing', element: <PricingPage /> },
           { path: '/privacy', element: <PrivacyPage /> },
           { path: '/terms', element: <TermsPage /> },

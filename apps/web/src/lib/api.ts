@@ -15,7 +15,8 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
  */
 const sessionAwareFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
-  if (response.status === 401) {
+  // Only an unknown or revoked token ends the session: a wrong password or 2FA code is the form's to show.
+  if (response.status === 401 && (await errorCode(response)) === 'UNAUTHENTICATED') {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const extensionCall = url.includes('/api/auth/extension/');
     const onExtensionPage = window.location.pathname.startsWith('/extension/auth');
@@ -26,6 +27,15 @@ const sessionAwareFetch: typeof fetch = async (input, init) => {
   }
   return response;
 };
+
+async function errorCode(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown };
+    return typeof body.code === 'string' ? body.code : undefined;
+  } catch {
+    return 'UNAUTHENTICATED';
+  }
+}
 
 /** The one API client of the web app: the contract's typed client with the session's token. */
 export const api = createApiClient({

@@ -69,3 +69,28 @@ describe('auth helpers', () => {
     expect(returnPath('')).toBe('/dashboard');
   });
 });
+
+describe('sign-in with two-factor authentication', () => {
+  it('asks for the code only when told to, shows the failure beside the form, and sends the code trimmed', async () => {
+    const sent: LoginForm[] = [];
+    const { rerender } = render(
+      <LoginFormFields onSubmit={(v) => Promise.resolve(void sent.push(v))} error="Invalid email or password" />,
+    );
+    expect(screen.getByRole('alert').textContent).toBe('Invalid email or password');
+    expect(screen.queryByLabelText('Authentication code')).toBeNull();
+    rerender(<LoginFormFields onSubmit={(v) => Promise.resolve(void sent.push(v))} needsCode />);
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1');
+    await userEvent.type(screen.getByLabelText('Authentication code'), ' 123456 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(sent).toEqual([{ email: 'ada@example.com', password: 'secret1', totpCode: '123456' }]));
+  });
+
+  it('lets the password be shown and hidden', async () => {
+    render(<LoginFormFields onSubmit={() => Promise.resolve()} />);
+    const field = screen.getByLabelText('Password');
+    expect(field.getAttribute('type')).toBe('password');
+    await userEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(field.getAttribute('type')).toBe('text');
+  });
+});

@@ -1,7 +1,10 @@
-import { Crown, KeyRound, Lock, Puzzle, Shield, Trash2 } from 'lucide-react';
+import { Crown, Lock, Puzzle } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
+import { ApiTokensCard } from '../account/api-tokens-card';
+import { AccountSecurityItems } from '../account/security-items';
+import { SessionsCard } from '../account/sessions-card';
 import { Button, buttonClass } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { api } from '../../lib/api';
@@ -158,35 +161,12 @@ export default function ProfilePage() {
               Vault Settings
             </Link>
           </li>
-          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
-            <span className="flex items-center gap-2 text-sm font-medium">
-              <KeyRound className="size-4" aria-hidden /> Change Password
-            </span>
-            <Button variant="secondary" size="sm" disabled>
-              Change Password
-            </Button>
-          </li>
-          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
-            <span className="flex items-center gap-2 text-sm font-medium">
-              <Shield className="size-4" aria-hidden /> Two-Factor Authentication
-            </span>
-            <Button variant="secondary" size="sm" disabled>
-              Enable
-            </Button>
-          </li>
-          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
-            <span className="flex items-center gap-2 text-sm font-medium text-red-600 dark:text-red-400">
-              <Trash2 className="size-4" aria-hidden /> Delete Account
-            </span>
-            <Button variant="danger" size="sm" disabled>
-              Delete Account
-            </Button>
-          </li>
+          <AccountSecurityItems />
         </ul>
-        <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-          Change Password, Two-Factor Authentication and Delete Account become available in a coming release.
-        </p>
       </section>
+
+      <SessionsCard />
+      <ApiTokensCard />
     </div>
   );
 }
