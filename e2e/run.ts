@@ -21,6 +21,7 @@ import {
   type RunningServer,
   type WatchedPage,
 } from './harness.js';
+import { securityJourneys } from './security-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -133,6 +134,14 @@ void describe('Linkwise in Chromium', () => {
     server: () => {
       assert.ok(server, 'the server is running');
       return server;
+    },
+  });
+
+  // h. Account security: two-factor sign-in, password reset by email, account deletion.
+  securityJourneys({
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
     },
   });
 

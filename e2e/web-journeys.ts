@@ -123,10 +123,10 @@ export function webJourneys(ctx: Context): void {
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Username').fill(username);
       await page.getByLabel('Password', { exact: true }).fill('walker-pass-1');
-      await page.getByLabel('Confirm Password').fill('walker-pass-2');
+      await page.getByLabel('Confirm Password', { exact: true }).fill('walker-pass-2');
       await page.getByRole('button', { name: 'Create Account' }).click();
       await page.getByText("Passwords don't match", { exact: true }).waitFor();
-      await page.getByLabel('Confirm Password').fill('walker-pass-1');
+      await page.getByLabel('Confirm Password', { exact: true }).fill('walker-pass-1');
       await screenshot(page, 'e-register');
       await page.getByRole('button', { name: 'Create Account' }).click();
       await page.waitForURL((u) => u.pathname === '/dashboard');
@@ -452,10 +452,10 @@ export function webJourneys(ctx: Context): void {
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.getByText('Invalid email address').waitFor();
       await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill('wrong-password');
+      await page.getByLabel('Password', { exact: true }).fill('wrong-password');
       await page.getByRole('button', { name: 'Sign In' }).click();
       await toast(page, 'Invalid email or password');
-      await page.getByLabel('Password').fill('walker-pass-1');
+      await page.getByLabel('Password', { exact: true }).fill('walker-pass-1');
       await page.getByRole('button', { name: 'Sign In' }).click();
       await toast(page, 'Welcome back!');
       await page.waitForURL((u) => u.pathname === '/dashboard');
@@ -564,7 +564,7 @@ export function webJourneys(ctx: Context): void {
         await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('returnTo') === '/pricing');
         const user = await registerUser(ctx.baseUrl(), 'returns');
         await page.getByLabel('Email').fill(user.user.email);
-        await page.getByLabel('Password').fill('e2e-password-1');
+        await page.getByLabel('Password', { exact: true }).fill('e2e-password-1');
         await page.getByRole('button', { name: 'Sign In' }).click();
         await page.waitForURL((u) => u.pathname === '/pricing');
         const monthly = page
@@ -604,7 +604,7 @@ export function webJourneys(ctx: Context): void {
         await page.goto(`${ctx.baseUrl()}/extension/auth`);
         await page.getByRole('heading', { name: 'Connect your extension' }).waitFor();
         await page.getByLabel('Email').fill('nobody@example.com');
-        await page.getByLabel('Password').fill('wrong-password');
+        await page.getByLabel('Password', { exact: true }).fill('wrong-password');
         await page.getByRole('button', { name: 'Sign In' }).click();
         const alert = page
           .getByRole('alert')

@@ -1,6 +1,18 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { createServer, type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './harness.js';
+
+/** A free loopback port (this file is also used by the browser suite, outside vitest). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** A local SMTP server that keeps every message it receives, parsed (TESTING.md: the SMTP double). */
 export async function startMailbox(): Promise<{

@@ -10,7 +10,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Shield, Trash2 } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { Button } from '../../components/ui/button';
@@ -294,16 +293,15 @@ function DeleteAccountDialog({
 }) {
   const logout = useAuth((s) => s.logout);
   const client = useQueryClient();
-  const navigate = useNavigate();
   const { register, handleSubmit, setError, formState } = useConfirmForm();
   const remove = useMutation({
     mutationFn: ({ password, code }: PasswordAndCode) =>
       api.deleteAccount({ body: { password, ...(code.trim() && { code: code.trim() }) } }),
-    onSuccess: async () => {
+    onSuccess: () => {
+      // Signed out, the protected page hands over to the sign-in page, where the toast stays in view.
       logout();
       client.clear();
       toast.success('Your account and everything in it is deleted.');
-      await navigate('/', { replace: true });
     },
     onError: (error) => {
       const field = fieldError(error, 'password') ? 'password' : needsCode ? 'code' : 'password';
