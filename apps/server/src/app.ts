@@ -322,10 +322,11 @@ export async function buildApp({
     });
 
     healthRoute(app, db, config);
-    const captcha = captchaFor(config);
+    const box = SecretBox.fromConfig(config);
+    const captcha = captchaFor(config, box.secret);
     const secondFactor = new SecondFactor({
       users,
-      box: SecretBox.fromConfig(config),
+      box,
       clock,
       issuer: config.OPERATOR_NAME,
     });

@@ -61,9 +61,9 @@ describe('loadConfig', () => {
     expect(c.DATABASE_URL).toBeUndefined();
   });
 
-  it('refuses providers this version does not implement rather than ignoring them', () => {
+  it('refuses a captcha provider without its keys rather than refusing every sign-in', () => {
     expect(fails({ CAPTCHA: 'recaptcha' })).toBe(
-      'Invalid configuration: CAPTCHA only "off" is supported in this version (got "recaptcha")',
+      'Invalid configuration: CAPTCHA recaptcha needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET (got "recaptcha")',
     );
   });
 

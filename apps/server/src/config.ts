@@ -86,6 +86,13 @@ export const ConfigSchema = z
     RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
     RECAPTCHA_SECRET: z.string().min(1).optional(),
     RECAPTCHA_VERIFY_URL: url(['http', 'https']).optional(),
+    // reCAPTCHA v3 answers a score from 0 (a bot) to 1 (a person); lower scores are refused.
+    RECAPTCHA_MIN_SCORE: z.coerce.number({ error: 'must be a number between 0 and 1' }).min(0).max(1).default(0.5),
+    TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+    TURNSTILE_SECRET: z.string().min(1).optional(),
+    TURNSTILE_VERIFY_URL: url(['http', 'https']).optional(),
+    // Hostnames a captcha answer may come from (comma-separated); default: APP_URL's host.
+    CAPTCHA_HOSTNAMES: z.string().min(1).optional(),
     // Encrypts what the server must read back (TOTP secrets). Unset: generated once into DATA_DIR/secret.key;
     // every instance of one deployment needs the same value.
     SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters (e.g. openssl rand -hex 32)' }).optional(),
@@ -124,9 +131,20 @@ export const ConfigSchema = z
       .default(512),
   })
   .superRefine((c, ctx) => {
-    // Providers that are not wired up yet are refused loudly rather than silently ignored.
-    if (c.CAPTCHA !== 'off') {
-      ctx.addIssue({ code: 'custom', path: ['CAPTCHA'], message: 'only "off" is supported in this version' });
+    // A provider without its keys would refuse everyone: said at start-up instead.
+    if (c.CAPTCHA === 'recaptcha' && (!c.RECAPTCHA_SITE_KEY || !c.RECAPTCHA_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CAPTCHA'],
+        message: 'recaptcha needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET',
+      });
+    }
+    if (c.CAPTCHA === 'turnstile' && (!c.TURNSTILE_SITE_KEY || !c.TURNSTILE_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CAPTCHA'],
+        message: 'turnstile needs TURNSTILE_SITE_KEY and TURNSTILE_SECRET',
+      });
     }
     if (c.BILLING === 'stripe') {
       ctx.addIssue({
@@ -269,6 +287,7 @@ const SECRET_NAMES = new Set([
   'METRICS_TOKEN',
   'SECRET_KEY',
   'SMTP_URL',
+  'TURNSTILE_SECRET',
 ]);
 
 /**

@@ -18,5 +18,5 @@ export function authRoutes(add: AddRoute, auth: AuthService, captcha: CaptchaVer
   add(routes.extensionLogin, ({ body, request }) => auth.login(body, client(request, 'extension')), limited);
   add(routes.logout, ({ actor }) => auth.logout(actor));
   add(routes.me, ({ actor }) => Promise.resolve({ user: auth.toUser(actor) }));
-  add(routes.captchaConfig, () => Promise.resolve(captcha.publicConfig()));
+  add(routes.captchaConfig, () => captcha.publicConfig());
 }

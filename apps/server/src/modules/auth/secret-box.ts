@@ -10,7 +10,8 @@ import path from 'node:path';
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
+  /** The server secret itself, for deriving other keys (the ALTCHA signing key). */
+  constructor(readonly secret: string) {
     this.key = createHash('sha256').update(`linkwise-secret-box:${secret}`).digest();
   }
 
