@@ -93,6 +93,7 @@ export function securityJourneys({ browser }: Context): void {
         // Signed out, the sign-in form asks for the code after the password.
         await page.evaluate('localStorage.clear()');
         await page.goto(`${baseUrl()}/login`);
+        await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
         await page.getByLabel('Email').fill(user.user.email);
         await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
         await page.getByRole('button', { name: 'Sign In' }).click();
@@ -114,6 +115,8 @@ export function securityJourneys({ browser }: Context): void {
         const user = await registerUser(baseUrl(), 'reset');
         await page.goto(`${baseUrl()}/login`);
         await page.getByRole('link', { name: 'Forgot your password?' }).click();
+        // The page is its own chunk: wait for it, or the sign-in form's Email field gets the text.
+        await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
         await page.getByLabel('Email').fill(user.user.email);
         await page.getByRole('button', { name: 'Send Reset Link' }).click();
         await page.getByRole('status').filter({ hasText: 'If an account exists for that email' }).waitFor();
@@ -122,6 +125,7 @@ export function securityJourneys({ browser }: Context): void {
         const link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_%-]+/.exec(mail.text ?? '')?.[0];
         assert.ok(link, `a reset link in: ${mail.text}`);
         await page.goto(link);
+        await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
         await page.getByLabel('New Password', { exact: true }).fill('password');
         await page.getByLabel('Confirm Password', { exact: true }).fill('password');
         await page.getByRole('button', { name: 'Set New Password' }).click();
@@ -131,6 +135,7 @@ export function securityJourneys({ browser }: Context): void {
         await page.getByRole('button', { name: 'Set New Password' }).click();
         await page.waitForURL('**/login');
         await toast(page, 'Your password is changed');
+        await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
         // The old session is gone, the new password signs in.
         await assert.rejects(user.client.me(), /Authentication required/);
         await page.getByLabel('Email').fill(user.user.email);
