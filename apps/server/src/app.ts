@@ -261,14 +261,22 @@ export async function buildApp({
   return app;
 
   async function serveTheApi(): Promise<void> {
+    // The chosen captcha provider's script and frame, and nothing of the others (ALTCHA needs none).
+    const captchaOrigins =
+      config.CAPTCHA === 'recaptcha'
+        ? ['https://www.google.com', 'https://www.gstatic.com']
+        : config.CAPTCHA === 'turnstile'
+          ? ['https://challenges.cloudflare.com']
+          : [];
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...captchaOrigins],
+          frameSrc: ["'self'", ...captchaOrigins],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https:'],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", ...captchaOrigins],
           formAction: ["'self'"],
           frameAncestors: ["'none'"],
           objectSrc: ["'none'"],

@@ -70,8 +70,13 @@ describe.each(engines())('captcha providers on %s', (engine) => {
           },
         });
 
-      it('gives the form the public site key only', async () => {
+      it('gives the form the public site key only, and lets the page load only this provider', async () => {
         expect(await server.api().captchaConfig()).toEqual({ provider, siteKey: 'site-key-public' });
+        const csp = (await fetch(`${server.url}/login`)).headers.get('content-security-policy') ?? '';
+        const origin = provider === 'recaptcha' ? 'https://www.google.com' : 'https://challenges.cloudflare.com';
+        const other = provider === 'recaptcha' ? 'https://challenges.cloudflare.com' : 'https://www.google.com';
+        expect(csp).toContain(`script-src 'self' ${origin}`);
+        expect(csp).not.toContain(other);
       });
 
       it('accepts a good token for the right action, sending the secret and the address', async () => {

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { api } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { AuthCard, authErrorMessage, returnPath } from './auth-shared';
+import { captchaToken } from './captcha';
 import { LoginFormFields, type LoginForm } from './login-form';
 
 export function useAuthFeatures() {
@@ -21,7 +22,8 @@ export default function LoginPage() {
   const [needsCode, setNeedsCode] = useState(false);
   const onSubmit = async (values: LoginForm) => {
     try {
-      const { user, token } = await api.login({ body: values });
+      const recaptchaToken = await captchaToken('login');
+      const { user, token } = await api.login({ body: { ...values, ...(recaptchaToken && { recaptchaToken }) } });
       login(user, token);
       toast.success('Welcome back!');
       await navigate(returnPath(location.search), { replace: true });

@@ -10,6 +10,7 @@ import { TextField } from '../../components/ui/field';
 import { PasswordField } from '../../components/vault/password-field';
 import { api } from '../../lib/api';
 import { AuthCard, authErrorMessage } from './auth-shared';
+import { captchaToken } from './captcha';
 
 const linkClass = 'font-medium text-brand-600 hover:underline dark:text-brand-100';
 
@@ -27,7 +28,8 @@ export function ForgotPasswordPage() {
   });
   const onSubmit = async ({ email }: { email: string }) => {
     try {
-      setSent((await api.forgotPassword({ body: { email } })).message);
+      const recaptchaToken = await captchaToken('login');
+      setSent((await api.forgotPassword({ body: { email, ...(recaptchaToken && { recaptchaToken }) } })).message);
       setError(undefined);
     } catch (failure) {
       const message = authErrorMessage(failure, 'Something went wrong. Please try again.');

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { api } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { AuthCard, authErrorMessage, returnPath } from './auth-shared';
+import { captchaToken } from './captcha';
 import { RegisterFormFields, type RegisterForm } from './register-form';
 
 export default function RegisterPage() {
@@ -16,7 +17,10 @@ export default function RegisterPage() {
 
   const onSubmit = async ({ email, username, password }: RegisterForm) => {
     try {
-      const { user, token } = await api.register({ body: { email, username, password } });
+      const recaptchaToken = await captchaToken('register');
+      const { user, token } = await api.register({
+        body: { email, username, password, ...(recaptchaToken && { recaptchaToken }) },
+      });
       login(user, token);
       toast.success('Welcome to Linkwise! Your account is ready.');
       await navigate(returnPath(location.search), { replace: true });

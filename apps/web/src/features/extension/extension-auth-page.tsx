@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Logo } from '../../components/navbar';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
+import { captchaToken } from '../auth/captcha';
 import { api } from '../../lib/api';
 
 /** Username and confirmation are optional here; the confirmation is checked only when given. */
@@ -99,7 +100,8 @@ export default function ExtensionAuthPage() {
   const onSubmit = async (values: Form) => {
     setError(null);
     try {
-      const body = { email: values.email, password: values.password };
+      const recaptchaToken = await captchaToken(mode === 'login' ? 'login' : 'register');
+      const body = { email: values.email, password: values.password, ...(recaptchaToken && { recaptchaToken }) };
       const result =
         mode === 'login'
           ? await api.extensionLogin({ body })
