@@ -13,7 +13,7 @@ const PRACTICES = [
   {
     icon: ShieldCheck,
     title: 'Enable two-factor authentication',
-    text: 'A second factor keeps your account safe even if your password leaks.',
+    text: 'Turn it on in your Profile: a code from your phone keeps your account safe even if your password leaks.',
   },
   {
     icon: RefreshCw,
@@ -71,11 +71,42 @@ export default function SecurityPage() {
           secrets in credentials, not in link notes.
         </p>
       </section>
-      <section className={infoCard}>
-        <h2 className="text-xl font-semibold">Account protection</h2>
-        <p className="mt-2">
-          Passwords are stored as salted hashes, sessions can be revoked, and sign-in is rate limited.
-        </p>
+      <section aria-labelledby="account-protection" className={infoCard}>
+        <h2 id="account-protection" className="text-xl font-semibold">
+          Account protection
+        </h2>
+        <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm">
+          <li>
+            <strong>Passwords</strong> are stored only as Argon2id hashes. The most common passwords are refused.
+            Changing your password signs out your other devices.
+          </li>
+          <li>
+            <strong>Two-factor authentication.</strong> Turn it on in your Profile: after your password, sign-in asks
+            for a 6-digit code from an authenticator app. A code works only once. Ten recovery codes, shown once, let
+            you in if you lose your phone. The secret behind your codes is stored encrypted.
+          </li>
+          <li>
+            <strong>Your devices.</strong> Your Profile lists every browser, extension and API token signed in to your
+            account, with when each was last used. Sign out any of them, or all the others at once. A device unused for
+            90 days is signed out by itself.
+          </li>
+          <li>
+            <strong>Sign-in limits.</strong> Repeated failed sign-ins are slowed down per address and paused per
+            account, so passwords cannot be guessed at speed. Sign-in and registration can also ask for a bot check.
+          </li>
+          <li>
+            <strong>Forgotten password.</strong> Where email is set up, a reset link works once and for 30 minutes, and
+            using it signs out every device.
+          </li>
+          <li>
+            <strong>API tokens</strong> for your scripts can be read-only and can expire. No token can change your
+            account.
+          </li>
+          <li>
+            <strong>Deleting your account</strong> from your Profile removes it with all your links, credentials, tokens
+            and subscription at once.
+          </li>
+        </ul>
       </section>
       <section aria-labelledby="practices">
         <h2 id="practices" className="text-xl font-semibold">
