@@ -10,7 +10,7 @@ export interface RouteDef {
   readonly method: HttpMethod;
   readonly path: string;
   readonly auth: boolean;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   readonly summary: string;
   readonly tag: string;
   readonly params?: z.ZodType;
