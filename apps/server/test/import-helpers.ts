@@ -49,8 +49,8 @@ export async function getImport(baseUrl: string, token: string, id: string): Pro
 }
 
 /** Polls an import until it has finished (done, failed or canceled). */
-export async function finished(baseUrl: string, token: string, id: string): Promise<Import> {
-  for (let i = 0; i < 600; i++) {
+export async function finished(baseUrl: string, token: string, id: string, timeoutMs = 60_000): Promise<Import> {
+  for (let i = 0; i < timeoutMs / 100; i++) {
     const current = await getImport(baseUrl, token, id);
     if (current.status === 'done' || current.status === 'failed' || current.status === 'canceled') return current;
     await new Promise((resolve) => setTimeout(resolve, 100));
