@@ -2,6 +2,7 @@ import { Crown, KeyRound, Lock, Puzzle, Shield, Trash2 } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
+import DataExportSection from '../import/data-export-section';
 import { Button, buttonClass } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { api } from '../../lib/api';
@@ -121,6 +122,8 @@ export default function ProfilePage() {
         </dl>
         <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">Average over the last 30 days.</p>
       </section>
+
+      <DataExportSection />
 
       <section aria-labelledby="extensions" className={card}>
         <h2 id="extensions" className="text-lg font-semibold">
