@@ -21,6 +21,7 @@ import {
   type RunningServer,
   type WatchedPage,
 } from './harness.js';
+import { importJourneys } from './import-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -133,6 +134,15 @@ void describe('Linkwise in Chromium', () => {
     server: () => {
       assert.ok(server, 'the server is running');
       return server;
+    },
+  });
+
+  // h. Import a browser export through the screen, search it, export from Profile.
+  importJourneys({
+    baseUrl,
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
     },
   });
 
