@@ -415,6 +415,8 @@ describe.each(engines())('imports on %s', (engine) => {
     const html = await raw(server, 'GET', '/api/export?format=html', { token });
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    // Gzipped at a fast level as it streams (fetch asks for gzip and decodes it).
+    expect(html.headers.get('content-encoding')).toBe('gzip');
     expect(html.text.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>')).toBe(true);
     expect(html.text).toContain('<DT><H3>Research Papers</H3>');
     expect(html.text).toContain('TAGS="baking,Sourdough"');
