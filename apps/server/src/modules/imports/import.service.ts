@@ -258,8 +258,12 @@ export class ImportService {
   async run(importId: string, userId: string, ctx: JobContext): Promise<void> {
     const { imports, clock } = this.deps;
     const row = await imports.find(userId, importId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
     const file = this.fileOf(importId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) {
+      // Canceled before it ran, or its user was deleted: the upload goes too.
+      await rm(file, { force: true });
+      return;
+    }
     await imports.setStatus(importId, 'running');
     const options = JSON.parse(row.options) as Import['options'];
     const format = row.format as ImportFormat;
