@@ -281,10 +281,19 @@ describe.each(engines())('imports on %s', (engine) => {
     expect(badOption.body.code).toBe('VALIDATION_ERROR');
 
     const longUrl = `https://long.example.com/${'a'.repeat(10_000)}`;
-    const file = netscapeFile(2).replace('https://bulk.example.com/item/1', longUrl);
+    const file = netscapeFile(3)
+      .replace('https://bulk.example.com/item/1', longUrl)
+      .replace('https://bulk.example.com/item/2', '=HYPERLINK(&quot;https://evil.example&quot;)');
     const result = await importFile(server.url, token, file);
-    expect(result).toMatchObject({ created: 1, skipped: 1 });
+    expect(result).toMatchObject({ created: 1, skipped: 2 });
     expect(result.errors[0]).toMatchObject({ reason: 'The address is longer than 2,048 characters' });
+    expect(result.errors[1]).toMatchObject({
+      url: '=HYPERLINK("https://evil.example")',
+      reason: 'Not a valid web address',
+    });
+    // The report never hands a spreadsheet a formula.
+    const report = await raw(server, 'GET', `/api/import/${result.id}/report`, { token });
+    expect(report.text).toContain(`3,skipped,"'=HYPERLINK(""https://evil.example"")",Not a valid web address`);
     expect(result.errors[0]!.url.length).toBeLessThanOrEqual(2100);
     expect((await allLinks(api)).length).toBe(1);
   });

@@ -115,7 +115,8 @@ export async function importRoutes(
         header: true,
         bom: true,
         columns: ['index', 'kind', 'url', 'reason'],
-        cast: { number: (n) => String(n + 1) },
+        // 1-based item numbers; a cell a spreadsheet would run as a formula starts with an apostrophe.
+        cast: { number: (n) => String(n + 1), string: (v) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v) },
       }),
     );
     void reply
