@@ -51,7 +51,7 @@ import { VectorCache } from './modules/search/vector-index.js';
 import { VaultRepository } from './modules/vault/vault.repository.js';
 import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { VaultService } from './modules/vault/vault.service.js';
-import { backupLinksJob, backupLinksSpec, queueNextBackupSweep } from './modules/imports/backup-links.job.js';
+import { backupLinksJob, backupLinksSpec, scheduleBackupSweeps } from './modules/imports/backup-links.job.js';
 import { BackupService } from './modules/imports/backup.service.js';
 import { ExportService } from './modules/imports/export.service.js';
 import { importLinksJob, importLinksSpec } from './modules/imports/import-links.job.js';
@@ -256,11 +256,12 @@ export async function buildApp({
   // recorded): it runs after start-up, not before it.
   let checking: Promise<unknown> = Promise.resolve();
   let stopListening: (() => Promise<void>) | undefined;
+  let stopBackupSweeps: (() => void) | undefined;
   if (runner) {
     runner.register(analyzeLinkJob(linkAnalysis));
     runner.register(reembedLinksJob(reembed));
     runner.register(importLinksJob(importService));
-    runner.register(backupLinksJob(backupService, queue, () => clock.now()));
+    runner.register(backupLinksJob(backupService));
     app.addHook('onReady', async () => {
       // Other processes' enqueues wake this worker at once (PostgreSQL); polling stays the fallback.
       stopListening = await database
@@ -270,7 +271,11 @@ export async function buildApp({
           return undefined;
         });
       runner.start();
-      await queueNextBackupSweep(queue, clock.now());
+      stopBackupSweeps = scheduleBackupSweeps(
+        queue,
+        () => clock.now(),
+        (error) => app.log.error({ err: error }, 'could not queue the backup sweep'),
+      );
       checking = reembed.queueIfNeeded().catch((error: unknown) => {
         app.log.error({ err: error }, 'could not check for links to re-embed');
       });
@@ -279,6 +284,7 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     await checking;
     await stopListening?.();
+    stopBackupSweeps?.();
     await runner?.stop();
     await models.close();
     await extractor.close();

@@ -5,13 +5,12 @@ import type { BackupService } from './backup.service.js';
 /** How often the sweep looks for users whose backup is due. */
 export const BACKUP_SWEEP_MS = 60 * 60_000;
 
-/** One sweep per hour slot: every process may ask for the next one, the dedupe key keeps it single. */
+/** One sweep per hour slot: every process may ask for it, the dedupe key keeps it single. */
 export const backupSweepKey = (at: number) => `backup-links:${Math.floor(at / BACKUP_SWEEP_MS)}`;
 
 /**
- * The automatic backups' sweep: writes the backups that are due, then queues the next sweep an
- * hour on. Bulk: it never delays a save's analysis. A failed sweep is retried twice; the next
- * one is queued at the next start-up if all failed.
+ * The automatic backups' sweep: writes the backups that are due. Bulk: it never delays a save's
+ * analysis. A failed sweep is retried twice; the next hour's sweep tries again anyway.
  */
 export const backupLinksSpec = jobSpec({
   name: 'backup-links',
@@ -19,20 +18,33 @@ export const backupLinksSpec = jobSpec({
   retry: { attempts: 3, backoff: { baseMs: 60_000, factor: 4, maxMs: 30 * 60_000 } },
 });
 
-export async function queueNextBackupSweep(queue: JobQueue, now: number): Promise<void> {
-  const at = (Math.floor(now / BACKUP_SWEEP_MS) + 1) * BACKUP_SWEEP_MS;
-  await queue.enqueue('backup-links', {}, { runAt: at, dedupeKey: backupSweepKey(at) });
+/** The first sweep after a start waits this long (a process restarted in a loop still sweeps). */
+const FIRST_SWEEP_MS = 5 * 60_000;
+
+/**
+ * Every process that runs jobs asks for a sweep five minutes after it starts and then hourly; the
+ * hour slot in the dedupe key keeps it to one sweep per hour whatever the number of workers. Timers,
+ * not a job that queues itself: nothing sits in the queue between sweeps. Returns the stop function.
+ */
+export function scheduleBackupSweeps(queue: JobQueue, now: () => number, log: (error: unknown) => void): () => void {
+  const ask = () => {
+    queue.enqueue('backup-links', {}, { dedupeKey: backupSweepKey(now()) }).catch(log);
+  };
+  let interval: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    ask();
+    interval = setInterval(ask, BACKUP_SWEEP_MS).unref();
+  }, FIRST_SWEEP_MS).unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(interval);
+  };
 }
 
-export function backupLinksJob(
-  backups: BackupService,
-  queue: JobQueue,
-  now: () => number,
-): JobDefinition<'backup-links'> {
+export function backupLinksJob(backups: BackupService): JobDefinition<'backup-links'> {
   return defineJob(backupLinksSpec, {
     async run(_payload, ctx) {
       await backups.runDue(ctx.signal);
-      await queueNextBackupSweep(queue, now());
     },
   });
 }
