@@ -24,6 +24,7 @@ export const MODULE_WALLS = {
   links: ['analysis', 'billing', 'embeddings', 'ml', 'pages', 'search-index'],
   search: ['billing', 'embeddings', 'links', 'ml', 'search-index'],
   vault: ['links'],
+  imports: ['billing', 'links', 'vault'],
 };
 
 const moduleZones = Object.entries(MODULE_WALLS).flatMap(([module, allowed]) =>

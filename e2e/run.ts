@@ -22,6 +22,7 @@ import {
   type WatchedPage,
 } from './harness.js';
 import { securityJourneys } from './security-journey.js';
+import { importJourneys } from './import-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -139,6 +140,15 @@ void describe('Linkwise in Chromium', () => {
 
   // h. Account security: two-factor sign-in, password reset by email, account deletion.
   securityJourneys({
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
+    },
+  });
+
+  // i. Import a browser export through the screen, search it, export from Profile.
+  importJourneys({
+    baseUrl,
     browser: () => {
       assert.ok(browser, 'Chromium is running');
       return browser;

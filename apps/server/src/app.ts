@@ -56,6 +56,14 @@ import { VectorCache } from './modules/search/vector-index.js';
 import { VaultRepository } from './modules/vault/vault.repository.js';
 import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { VaultService } from './modules/vault/vault.service.js';
+import { backupLinksJob, backupLinksSpec, scheduleBackupSweeps } from './modules/imports/backup-links.job.js';
+import { BackupService } from './modules/imports/backup.service.js';
+import { ExportService } from './modules/imports/export.service.js';
+import { importLinksJob, importLinksSpec } from './modules/imports/import-links.job.js';
+import { ImportRepository } from './modules/imports/import.repository.js';
+import { importRoutes } from './modules/imports/import.routes.js';
+import { ImportService } from './modules/imports/import.service.js';
+import { LinkImportService } from './modules/links/link-import.service.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { JOBS_CHANNEL, JobRepository } from './platform/jobs/job.repository.js';
 import { JobRunner } from './platform/jobs/job-runner.js';
@@ -102,7 +110,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 /** Every job every process may enqueue (an `api` process enqueues without running any). */
-const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec];
+const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec, importLinksSpec, backupLinksSpec];
 
 /**
  * Builds the server for its role (ARCHITECTURE §12): `all` serves the API and the web app and runs
@@ -222,6 +230,32 @@ export async function buildApp({
     log: app.log,
   });
 
+  const vaultRepository = new VaultRepository(db);
+  const exportService = new ExportService({ db, links, vaults: vaultRepository, clock });
+  const importService = new ImportService({
+    imports: new ImportRepository(db),
+    links,
+    linkImport: new LinkImportService({ links, queue, now: () => clock.now() }),
+    vaults: vaultRepository,
+    subscriptions,
+    billing,
+    queue,
+    clock,
+    dataDir: config.dataDir,
+    log: app.log,
+  });
+  /** Account deletion also removes the user's backup files (`deleteFor`). */
+  const backupService = new BackupService({
+    db,
+    exports: exportService,
+    dataDir: config.dataDir,
+    billingMode: config.BILLING,
+    everyDays: config.BACKUP_EVERY_DAYS,
+    keep: config.BACKUP_KEEP,
+    clock,
+    log: app.log,
+  });
+
   if (serveApi) await serveTheApi();
   else {
     healthRoute(app, db, config);
@@ -233,9 +267,12 @@ export async function buildApp({
   // recorded): it runs after start-up, not before it.
   let checking: Promise<unknown> = Promise.resolve();
   let stopListening: (() => Promise<void>) | undefined;
+  let stopBackupSweeps: (() => void) | undefined;
   if (runner) {
     runner.register(analyzeLinkJob(linkAnalysis));
     runner.register(reembedLinksJob(reembed));
+    runner.register(importLinksJob(importService));
+    runner.register(backupLinksJob(backupService));
     app.addHook('onReady', async () => {
       // Other processes' enqueues wake this worker at once (PostgreSQL); polling stays the fallback.
       stopListening = await database
@@ -245,6 +282,11 @@ export async function buildApp({
           return undefined;
         });
       runner.start();
+      stopBackupSweeps = scheduleBackupSweeps(
+        queue,
+        () => clock.now(),
+        (error) => app.log.error({ err: error }, 'could not queue the backup sweep'),
+      );
       checking = reembed.queueIfNeeded().catch((error: unknown) => {
         app.log.error({ err: error }, 'could not check for links to re-embed');
       });
@@ -253,6 +295,7 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     await checking;
     await stopListening?.();
+    stopBackupSweeps?.();
     await runner?.stop();
     await models.close();
     await extractor.close();
@@ -362,7 +405,7 @@ export async function buildApp({
       clock,
       appUrl: config.appUrl,
       operatorName: config.OPERATOR_NAME,
-      onAccountDeleted,
+      onAccountDeleted: [...onAccountDeleted, (account) => backupService.deleteFor(account.userId)],
       log: app.log,
     });
     const linkService = new LinkService({ links, billing, clock, queue });
@@ -406,6 +449,12 @@ export async function buildApp({
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
     searchRoutes(route, searchService);
     billingRoutes(route, billing);
+    await importRoutes(app, route, {
+      imports: importService,
+      exports: exportService,
+      backups: backupService,
+      maxBytes: config.IMPORT_MAX_BYTES,
+    });
     if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
     await serveWebApp(app);

@@ -117,6 +117,15 @@ export const ConfigSchema = z
       .min(1, { error: 'must be a whole number of seconds between 1 and 3600' })
       .max(3600, { error: 'must be a whole number of seconds between 1 and 3600' })
       .default(30),
+    // The import upload's own cap (every other body stays at 1 MB).
+    IMPORT_MAX_BYTES: z.coerce
+      .number({ error: 'must be a whole number of bytes, 1 MB or more' })
+      .int({ error: 'must be a whole number of bytes, 1 MB or more' })
+      .min(1024 * 1024, { error: 'must be a whole number of bytes, 1 MB or more' })
+      .default(100 * 1024 * 1024),
+    // Pro automatic backups: how often (days) and how many are kept.
+    BACKUP_EVERY_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(100).default(4),
     // Open connections per client address (behind TRUST_PROXY: requests in progress); 0 turns the cap off.
     MAX_CONNECTIONS_PER_IP: z.coerce
       .number({ error: 'must be a whole number, 0 (no cap) or more' })

@@ -28,6 +28,7 @@ export const ErrorCodes = [
   'RATE_LIMITED',
   'INTERNAL',
   'SERVICE_UNAVAILABLE',
+  'UNSUPPORTED_FORMAT',
 ] as const;
 export type ErrorCode = (typeof ErrorCodes)[number];
 

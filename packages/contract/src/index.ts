@@ -11,3 +11,4 @@ export * from './vault.js';
 export * from './jobs.js';
 export * from './account.js';
 export * from './routes-account.js';
+export * from './imports.js';

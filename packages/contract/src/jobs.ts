@@ -22,10 +22,22 @@ export const ReembedLinksPayloadSchema = z.object({
 });
 export type ReembedLinksPayload = z.infer<typeof ReembedLinksPayloadSchema>;
 
+/** Import one uploaded file; where it resumes is the import's own checkpoint, not the payload. */
+export const ImportLinksPayloadSchema = z.object({
+  importId: z.string().min(1).max(64),
+  userId: z.string().min(1).max(64),
+});
+export type ImportLinksPayload = z.infer<typeof ImportLinksPayloadSchema>;
+
+/** The hourly sweep that writes the automatic backups that are due. */
+export const BackupLinksPayloadSchema = z.object({});
+
 /** Every job name with its payload schema. */
 export const JobPayloadSchemas = {
   'analyze-link': AnalyzeLinkPayloadSchema,
   'reembed-links': ReembedLinksPayloadSchema,
+  'import-links': ImportLinksPayloadSchema,
+  'backup-links': BackupLinksPayloadSchema,
 } as const;
 
 export type JobName = keyof typeof JobPayloadSchemas;

@@ -27,6 +27,7 @@ import {
 } from './subscription.js';
 import { AppConfigResponseSchema } from './app-config.js';
 import { accountRoutes } from './routes-account.js';
+import { importRoutes } from './routes-import.js';
 
 /** Every route of the public API, keyed by the name the typed client uses. */
 export const routes = {
@@ -330,6 +331,7 @@ export const routes = {
     response: SubscriptionStatusResponseSchema,
   }),
   ...accountRoutes,
+  ...importRoutes,
 } as const;
 
 export type Routes = typeof routes;

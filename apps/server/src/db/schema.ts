@@ -211,6 +211,44 @@ export interface PaymentEventsTable {
   processed_at: Millis;
 }
 
+/** An uploaded file being imported (modules/imports); `processed` is the resume checkpoint. */
+export interface ImportsTable {
+  id: string;
+  user_id: string;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'canceled';
+  format: string;
+  file_name: string;
+  file_bytes: number;
+  /** JSON of the import's options (category source, duplicate mode). */
+  options: string;
+  job_id: string | null;
+  total: number | null;
+  processed: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  duplicates: Generated<number>;
+  skipped: Generated<number>;
+  failed: Generated<number>;
+  /** Why a failed import stopped, in words for the user. */
+  message: string | null;
+  created_at: Millis;
+  finished_at: Millis | null;
+}
+
+/** An item an import skipped or could not import, with its reason (the report). */
+export interface ImportIssuesTable {
+  import_id: string;
+  idx: number;
+  kind: 'duplicate' | 'skipped' | 'failed' | 'partial';
+  url: string;
+  reason: string;
+}
+
+export interface ImportLinksTable {
+  import_id: string;
+  link_id: string;
+}
+
 export interface DB {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -229,6 +267,9 @@ export interface DB {
   recovery_codes: RecoveryCodesTable;
   password_resets: PasswordResetsTable;
   sign_in_failures: SignInFailuresTable;
+  imports: ImportsTable;
+  import_issues: ImportIssuesTable;
+  import_links: ImportLinksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -33,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
+  UNSUPPORTED_FORMAT: 400,
 };
 
 export const statusOf = (code: ErrorCode): number => STATUS[code];

@@ -16,6 +16,7 @@ const ResetPasswordPage = lazy(() =>
 const DashboardPage = lazy(() => import('../features/links/dashboard-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
 const VaultSettingsPage = lazy(() => import('../features/vault/vault-settings-page'));
+const ImportPage = lazy(() => import('../features/import/import-page'));
 const PricingPage = lazy(() => import('../features/subscription/pricing-page'));
 const SuccessPage = lazy(() => import('../features/subscription/success-page'));
 const CancelPage = lazy(() => import('../features/subscription/cancel-page'));
@@ -70,6 +71,7 @@ export const router = createBrowserRouter([
               { path: '/dashboard', element: <DashboardPage /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/vault', element: <VaultSettingsPage /> },
+              { path: '/import', element: <ImportPage /> },
             ],
           },
           { path: '*', element: <NotFoundPage /> },

@@ -1,6 +1,6 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQueryClient } from '@tanstack/react-query';
-import { ChevronDown, Crown, LogOut, Settings, Sparkles, User as UserIcon } from 'lucide-react';
+import { ArrowDownUp, ChevronDown, Crown, LogOut, Settings, Sparkles, User as UserIcon } from 'lucide-react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../lib/api';
 import { isPro, useAuth } from '../lib/auth-store';
@@ -53,6 +53,9 @@ export default function AccountMenu() {
         >
           <Menu.Item className={item} onSelect={() => void navigate('/profile')}>
             <Settings className="size-4" aria-hidden /> Profile Settings
+          </Menu.Item>
+          <Menu.Item className={item} onSelect={() => void navigate('/import')}>
+            <ArrowDownUp className="size-4" aria-hidden /> Import / Export
           </Menu.Item>
           <Menu.Item className={item} onSelect={() => void navigate('/pricing')}>
             <Sparkles className="size-4" aria-hidden /> {pro ? 'Manage Subscription' : 'Upgrade to Pro'}

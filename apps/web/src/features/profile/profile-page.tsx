@@ -5,6 +5,7 @@ import { SubscriptionErrorBoundary } from '../../components/subscription-error-b
 import { ApiTokensCard } from '../account/api-tokens-card';
 import { AccountSecurityItems } from '../account/security-items';
 import { SessionsCard } from '../account/sessions-card';
+import DataExportSection from '../import/data-export-section';
 import { Button, buttonClass } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { api } from '../../lib/api';
@@ -124,6 +125,8 @@ export default function ProfilePage() {
         </dl>
         <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">Average over the last 30 days.</p>
       </section>
+
+      <DataExportSection />
 
       <section aria-labelledby="extensions" className={card}>
         <h2 id="extensions" className="text-lg font-semibold">

@@ -1,0 +1,107 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { ImportFormat } from '@linkwise/contract';
+import { parseCsv, sniffCsv } from './csv.js';
+import { omnivoreRecord, parseJson, parseLinkwarden, sniffJson } from './json.js';
+import { pickJson } from './json-stream.js';
+import { parseNetscape, sniffHtml } from './netscape.js';
+import { ImportFileError, type ParsedItem } from './record.js';
+import { entryChunks, zipEntries, zipNames } from './zip.js';
+
+const HEAD_BYTES = 64 * 1024;
+const MAX_HIGHLIGHT_CHARS = 10_000;
+
+async function head(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
+const pocketPart = (name: string) => /(^|\/)[^/]*\.csv$/i.test(name) && !name.startsWith('__MACOSX');
+const omnivoreMetadata = (name: string) => /(^|\/)metadata_[^/]*\.json$/i.test(name);
+const omnivoreHighlight = (name: string) => /(^|\/)highlights\/[^/]+\.md$/i.test(name);
+
+/** Which format a stored file is, from its content; null when it is none Linkwise reads. */
+export async function detectFormat(file: string): Promise<ImportFormat | null> {
+  const bytes = await head(file);
+  if (isZip(bytes)) {
+    const names = await zipNames(file);
+    if (names.some(omnivoreMetadata)) return 'omnivore';
+    for await (const entry of zipEntries(file, pocketPart)) {
+      if (!entry.stream) continue;
+      const first = await firstChunk(entry.stream);
+      if (sniffCsv(first) === 'pocket') return 'pocket';
+    }
+    return null;
+  }
+  const text = bytes.toString('utf8');
+  return sniffJson(text) ?? sniffCsv(text) ?? sniffHtml(text);
+}
+
+async function firstChunk(stream: AsyncIterable<unknown>): Promise<string> {
+  for await (const chunk of stream) return Buffer.from(chunk as Buffer).toString('utf8');
+  return '';
+}
+
+const fileChunks = (file: string) => createReadStream(file, { highWaterMark: 64 * 1024 });
+
+/** Every item of a stored file of a known format, in file order (the same order on every read: resuming relies on it). */
+export async function* readImportFile(file: string, format: ImportFormat): AsyncGenerator<ParsedItem> {
+  const zipped = isZip(await head(file));
+  switch (format) {
+    case 'netscape':
+      if (zipped) throw new ImportFileError('Expected a bookmarks HTML file, not a ZIP archive.');
+      yield* parseNetscape(fileChunks(file));
+      return;
+    case 'pocket':
+      if (!zipped) {
+        const text = (await head(file)).toString('utf8');
+        yield* sniffCsv(text) === 'pocket' ? parseCsv(fileChunks(file), 'pocket') : parseNetscape(fileChunks(file));
+        return;
+      }
+      for await (const entry of zipEntries(file, pocketPart)) {
+        if (entry.stream) yield* parseCsv(entryChunks(entry.stream), 'pocket');
+      }
+      return;
+    case 'raindrop':
+    case 'instapaper':
+      yield* parseCsv(fileChunks(file), format);
+      return;
+    case 'linkwise':
+    case 'karakeep':
+      yield* parseJson(fileChunks(file), format);
+      return;
+    case 'linkwarden':
+      yield* parseLinkwarden(() => fileChunks(file));
+      return;
+    case 'omnivore': {
+      if (!zipped) {
+        yield* parseJson(fileChunks(file), 'omnivore');
+        return;
+      }
+      const highlights = new Map<string, string>();
+      for await (const entry of zipEntries(file, omnivoreHighlight)) {
+        if (!entry.stream) continue;
+        let text = '';
+        for await (const chunk of entryChunks(entry.stream)) {
+          if (text.length < MAX_HIGHLIGHT_CHARS) text += chunk.toString('utf8');
+        }
+        const slug = entry.name.replace(/^.*\//, '').replace(/\.md$/i, '');
+        if (text.trim()) highlights.set(slug, text.trim().slice(0, MAX_HIGHLIGHT_CHARS));
+      }
+      for await (const entry of zipEntries(file, omnivoreMetadata)) {
+        if (!entry.stream) continue;
+        for await (const { value } of pickJson(entryChunks(entry.stream), (p) => p.length === 1)) {
+          yield { record: omnivoreRecord(value, highlights) };
+        }
+      }
+      return;
+    }
+  }
+}

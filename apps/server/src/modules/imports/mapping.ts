@@ -1,0 +1,123 @@
+import { cleanTag, Limits, Messages, parseTags, tagKey, type CategoryFrom } from '@linkwise/contract';
+import type { ImportedLink } from '../links/link-import.service.js';
+import { duplicateKey } from '../links/url-normalize.js';
+import type { ImportRecord } from './formats/record.js';
+
+/**
+ * The folders browsers put every bookmark under: containers, not categories. Only the outermost
+ * folder is dropped, and only when it is one of these.
+ */
+const BROWSER_ROOTS = new Set(
+  [
+    'bookmarks bar',
+    'bookmarks toolbar',
+    'bookmarks menu',
+    'other bookmarks',
+    'mobile bookmarks',
+    'favorites bar',
+    'favourites bar',
+    'favorites',
+    'bookmarks',
+    'unsorted',
+  ].map((n) => n.toLowerCase()),
+);
+
+export type Mapped = { link: ImportedLink } | { problem: string; kind: 'skipped' | 'failed'; url: string };
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Why a URL cannot be saved, in the user's words; null when it can. */
+export function urlProblem(url: string): string | null {
+  if (!url) return 'No address';
+  if (url.length > Limits.urlMax)
+    return `The address is longer than ${Limits.urlMax.toLocaleString('en-US')} characters`;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme && scheme !== 'http' && scheme !== 'https') return `Not a web address (${scheme}: links are not imported)`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'Not a valid web address';
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname)
+    return 'Not a valid web address';
+  if (parsed.username || parsed.password) return Messages.urlWithCredentials;
+  return null;
+}
+
+/**
+ * The mapping rules of the README's table: a record from any format → the link that is saved, or
+ * why it is not. Whatever has no field of its own goes into notes.
+ */
+export function mapRecord(record: ImportRecord, categoryFrom: CategoryFrom, now: number): Mapped {
+  const url = record.url.trim();
+  if (record.skip) return { problem: record.skip, kind: record.linkwise || !url ? 'failed' : 'skipped', url };
+  const problem = urlProblem(url);
+  if (problem) return { problem, kind: 'skipped', url };
+  let key: string;
+  try {
+    key = duplicateKey(url);
+  } catch {
+    return { problem: 'Not a valid web address', kind: 'skipped', url };
+  }
+  const extras: [string, string][] = [...record.extras];
+
+  const folders = record.folders.map((f) => f.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  if (folders.length > 0 && BROWSER_ROOTS.has(folders[0]!.toLowerCase())) folders.shift();
+  let category: string | null;
+  const tags = [...record.tags];
+  if (record.linkwise) category = record.linkwise.category;
+  else if (categoryFrom === 'none') {
+    category = null;
+    tags.push(...folders);
+  } else {
+    category = (categoryFrom === 'top' ? folders[0] : folders.at(-1)) ?? null;
+    if (folders.length > 1) extras.push(['Folder', folders.join(' / ')]);
+  }
+  if (category && category.length > Limits.categoryMax) {
+    extras.push(['Folder', category]);
+    category = clip(category, Limits.categoryMax);
+  }
+
+  const cleaned = parseTags(tags.map((t) => t.replace(/,/g, ' ')));
+  const fitting = cleaned.filter((t) => t.length <= Limits.tagMax).slice(0, Limits.tagsPerLink);
+  const kept = new Set(fitting.map(tagKey));
+  const leftOver = cleaned.filter((t) => !kept.has(tagKey(t)));
+  if (leftOver.length > 0) extras.push(['More tags', leftOver.map(cleanTag).join(', ')]);
+
+  let title = record.title.replace(/\s+/g, ' ').trim();
+  if (title.length > Limits.titleMax) {
+    extras.push(['Full title', title]);
+    title = clip(title, Limits.titleMax);
+  }
+  let description = record.description.trim();
+  if (description.length > Limits.descriptionMax) {
+    extras.push(['Full description', description]);
+    description = clip(description, Limits.descriptionMax);
+  }
+  const noteParts = [record.notes.trim(), ...extras.map(([label, value]) => `${label}: ${value}`)].filter(Boolean);
+  const notes = clip(noteParts.join('\n\n'), Limits.notesMax);
+
+  const createdAt = Math.min(record.createdAt ?? now, now);
+  const updatedAt = Math.max(createdAt, Math.min(record.updatedAt ?? createdAt, now));
+  return {
+    link: {
+      id: record.linkwise?.id ?? null,
+      url,
+      key,
+      title,
+      description,
+      aiDescription: record.linkwise?.aiDescription ?? null,
+      category,
+      tags: fitting,
+      notes,
+      isRead: record.isRead,
+      isReadLater: record.isReadLater,
+      favicon: record.linkwise?.favicon ?? null,
+      analysisStatus: record.linkwise?.analysisStatus ?? 'pending',
+      createdAt,
+      updatedAt,
+      credentials: record.linkwise?.credentials ?? [],
+    },
+  };
+}

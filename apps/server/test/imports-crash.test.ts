@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApiClient } from '@linkwise/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { engines } from './harness.js';
+import { finished, getImport, netscapeFile, upload } from './import-helpers.js';
+import { createTestDatabase } from './pg.js';
+import { freePort, launch, stop, until } from './processes.js';
+
+describe.each(engines())('an import whose server is SIGKILLed on %s', (engine) => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const fn of cleanup.reverse()) await fn();
+  });
+
+  it('resumes after a restart from its last checkpoint and creates every link exactly once', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-import-crash-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
+    if (pg) cleanup.push(() => pg.drop());
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      BILLING: 'off',
+      JOB_LOCK_TIMEOUT_SECONDS: '2',
+      ...(pg && { DATABASE_URL: pg.url }),
+    };
+    let child = await launch(env, url);
+    cleanup.push(() => stop(child));
+    const { token } = await createApiClient({ baseUrl: url }).register({
+      body: { email: 'import-crash@example.com', username: 'importcrash', password: 'correct horse' },
+    });
+    const api = createApiClient({ baseUrl: url, getToken: () => token });
+
+    // PostgreSQL indexes each link and tag row by trigger (bench/RESULTS.md): a smaller file, still many batches.
+    const total = engine === 'sqlite' ? 20_000 : 3_000;
+    const { status, body } = await upload(url, token, netscapeFile(total));
+    expect(status).toBe(202);
+    const id = String(body.id);
+    // Killed once some batches have committed and before the last one.
+    await until('some batches committed', async () => (await getImport(url, token, id)).processed >= 1000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const atKill = (
+      await (async () => {
+        child = await launch(env, url);
+        return getImport(url, token, id);
+      })()
+    ).processed;
+    expect(atKill).toBeLessThan(total);
+
+    const result = await finished(url, token, id, 150_000);
+    expect(result).toMatchObject({ status: 'done', total, processed: total, created: total, duplicates: 0, failed: 0 });
+    expect(result.errors).toEqual([]);
+    const { actualTotal } = await api.listLinks({ query: { limit: 1 } });
+    expect(actualTotal).toBe(total);
+    const last = await api.listLinks({ query: { search: `number ${total - 1}` } });
+    expect(last.data.map((l) => l.url)).toContain(`https://bulk.example.com/item/${total - 1}`);
+  }, 240_000);
+});

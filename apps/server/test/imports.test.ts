@@ -1,0 +1,483 @@
+import type { ApiClient, Link } from '@linkwise/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, raw, startServer, type TestServer } from './harness.js';
+import { finished, fixture, importFile, netscapeFile, upload, zip } from './import-helpers.js';
+
+async function allLinks(api: ApiClient): Promise<Link[]> {
+  const out: Link[] = [];
+  for (let page = 1; ; page++) {
+    const { data } = await api.listLinks({ query: { limit: 100, page, sortBy: 'createdAt', sortOrder: 'asc' } });
+    out.push(...data);
+    if (data.length < 100) return out;
+  }
+}
+
+const byUrl = (links: Link[]) => new Map(links.map((l) => [l.url, l]));
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+describe.each(engines())('imports on %s', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(engine, { JOBS_ENABLED: 'true', BILLING: 'off', IMPORT_MAX_BYTES: String(1024 * 1024) });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('imports a browser export: folders, tags, dates, to-read, descriptions, duplicates and unsafe links', async () => {
+    const { api, token } = await server.signUp('netscape');
+    const result = await importFile(server.url, token, fixture('chrome-bookmarks.html'));
+    expect(result).toMatchObject({ status: 'done', format: 'netscape', total: 8, processed: 8 });
+    expect(result).toMatchObject({ created: 5, duplicates: 1, skipped: 2, failed: 0 });
+    const links = byUrl(await allLinks(api));
+    expect(links.size).toBe(5);
+
+    const bread = links.get('https://kitchen.example.org/bread')!;
+    expect(bread).toMatchObject({
+      title: 'Sourdough bread & starters',
+      description: 'A slow, patient loaf.',
+      tags: ['baking', 'Sourdough'],
+      // "Bookmarks bar" is the browser's container, not a category.
+      category: null,
+      isReadLater: false,
+      createdAt: iso(1600000000),
+      updatedAt: iso(1650000000),
+    });
+    const paper = links.get('https://papers.example.com/attention?utm_source=feed')!;
+    expect(paper).toMatchObject({ title: 'Attention is all you need', category: 'Research Papers', isReadLater: true });
+    expect(paper.notes).toBe('Folder: Work / Research Papers');
+    expect(links.get('https://docs.example.com/handbook')).toMatchObject({ category: 'Work', notes: '' });
+    expect(links.get('https://top.example.com/')).toMatchObject({ category: null, createdAt: iso(1300000000) });
+    // Markup and scripts are never stored, only the text around them.
+    const safe = links.get('https://safe.example.net/page')!;
+    expect(safe.title).toBe('Safe title');
+    expect(safe.description).toBe('Described here');
+    expect(safe.category).toBe(null);
+
+    const report = (await (
+      await fetch(`${server.url}/api/import/${result.id}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as typeof result;
+    expect(report.errors).toEqual([
+      {
+        index: 3,
+        kind: 'skipped',
+        url: 'javascript:alert(document.cookie)',
+        reason: 'Not a web address (javascript: links are not imported)',
+      },
+      {
+        index: 4,
+        kind: 'skipped',
+        url: 'data:text/html,<script>alert(1)</script>',
+        reason: 'Not a web address (data: links are not imported)',
+      },
+      {
+        index: 5,
+        kind: 'duplicate',
+        url: 'https://papers.example.com/attention',
+        reason: 'Appears earlier in this file',
+      },
+    ]);
+    const csv = await raw(server, 'GET', `/api/import/${result.id}/report`, { token });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-disposition')).toContain('attachment');
+    expect(csv.text.replace(/^\uFEFF/, '').split('\n')[0]).toBe('index,kind,url,reason');
+    expect(csv.text).toContain('6,duplicate,https://papers.example.com/attention,Appears earlier in this file');
+
+    // Created at once and searchable by text before any analysis ran.
+    const found = await api.listLinks({ query: { search: 'sourdough' } });
+    expect(found.data.map((l) => l.url)).toEqual(['https://kitchen.example.org/bread']);
+    const listed = await api.listImports();
+    expect(listed.data[0]).toMatchObject({ id: result.id, status: 'done', created: 5 });
+  });
+
+  it('maps folders to the top folder, or to tags, as chosen', async () => {
+    const top = await server.signUp('top');
+    await importFile(server.url, top.token, fixture('chrome-bookmarks.html'), { categoryFrom: 'top' });
+    const topLinks = byUrl(await allLinks(top.api));
+    expect(topLinks.get('https://papers.example.com/attention?utm_source=feed')!.category).toBe('Work');
+
+    const none = await server.signUp('none');
+    await importFile(server.url, none.token, fixture('chrome-bookmarks.html'), { categoryFrom: 'none' });
+    const noneLinks = byUrl(await allLinks(none.api));
+    const paper = noneLinks.get('https://papers.example.com/attention?utm_source=feed')!;
+    expect(paper.category).toBe(null);
+    expect(paper.tags).toEqual(['Work', 'Research Papers']);
+  });
+
+  it('imports Pocket: the 2025 ZIP of CSV parts, a bare CSV part and the older ril_export.html', async () => {
+    const zipped = await zip({ 'part_000000.csv': fixture('pocket-part_000000.csv') });
+    const a = await server.signUp('pocketzip');
+    const result = await importFile(server.url, a.token, zipped);
+    expect(result).toMatchObject({ status: 'done', format: 'pocket', created: 2, duplicates: 1 });
+    const links = byUrl(await allLinks(a.api));
+    expect(links.get('https://pocket.example.com/one')).toMatchObject({
+      title: 'Unread article',
+      tags: ['tech', 'long read'],
+      isRead: false,
+      isReadLater: true,
+      createdAt: iso(1700000000),
+    });
+    expect(links.get('https://pocket.example.com/two')).toMatchObject({
+      title: 'Archived, with a comma',
+      isRead: true,
+      isReadLater: false,
+    });
+
+    const b = await server.signUp('pocketcsv');
+    expect(await importFile(server.url, b.token, fixture('pocket-part_000000.csv'))).toMatchObject({
+      format: 'pocket',
+      created: 2,
+    });
+
+    const c = await server.signUp('pockethtml');
+    const html = await importFile(server.url, c.token, fixture('ril_export.html'));
+    expect(html).toMatchObject({ format: 'pocket', created: 3 });
+    const old = byUrl(await allLinks(c.api));
+    expect(old.get('https://read.example.com/later')).toMatchObject({
+      tags: ['longform', 'essays'],
+      isReadLater: true,
+      isRead: false,
+    });
+    expect(old.get('https://read.example.com/done')).toMatchObject({
+      isRead: true,
+      isReadLater: false,
+      createdAt: iso(1640000000),
+    });
+  });
+
+  it('imports Raindrop, Instapaper, Karakeep, Linkwarden and Omnivore exports with their mapping', async () => {
+    const r = await server.signUp('raindrop');
+    expect(await importFile(server.url, r.token, fixture('raindrop.csv'))).toMatchObject({
+      format: 'raindrop',
+      created: 2,
+    });
+    const design = byUrl(await allLinks(r.api)).get('https://design.example.com/systems')!;
+    expect(design).toMatchObject({
+      title: 'Design systems',
+      description: 'An excerpt of the page',
+      category: 'Systems',
+      tags: ['ui', 'components', 'favorite'],
+      createdAt: '2023-05-01T10:00:00.000Z',
+    });
+    expect(design.notes).toBe(
+      'My own note\n\nHighlights: Highlight: consistency matters\n\nCover: https://design.example.com/cover.png\n\nFolder: Design / Systems',
+    );
+
+    const i = await server.signUp('instapaper');
+    expect(await importFile(server.url, i.token, fixture('instapaper.csv'))).toMatchObject({
+      format: 'instapaper',
+      created: 4,
+    });
+    const insta = byUrl(await allLinks(i.api));
+    expect(insta.get('https://insta.example.com/unread')).toMatchObject({
+      isReadLater: true,
+      isRead: false,
+      category: null,
+    });
+    expect(insta.get('https://insta.example.com/archived')).toMatchObject({
+      isRead: true,
+      description: 'Quoted selection',
+      tags: ['history'],
+    });
+    expect(insta.get('https://insta.example.com/starred')).toMatchObject({ tags: ['starred'] });
+    expect(insta.get('https://insta.example.com/cooking')).toMatchObject({ category: 'Cooking' });
+
+    const k = await server.signUp('karakeep');
+    const kResult = await importFile(server.url, k.token, fixture('karakeep.json'));
+    expect(kResult).toMatchObject({ format: 'karakeep', created: 1, failed: 1 });
+    expect(kResult.errors[0]?.reason).toBe('Not a link (a Karakeep text without an address)');
+    expect((await allLinks(k.api))[0]).toMatchObject({
+      title: 'Karakeep link',
+      tags: ['self-hosted', 'tools', 'favourite'],
+      notes: 'Keep this',
+      isRead: true,
+      createdAt: iso(1710000000),
+    });
+
+    const w = await server.signUp('linkwarden');
+    expect(await importFile(server.url, w.token, fixture('linkwarden.json'))).toMatchObject({
+      format: 'linkwarden',
+      created: 2,
+    });
+    const warden = byUrl(await allLinks(w.api));
+    expect(warden.get('https://warden.example.com/grid')).toMatchObject({
+      title: 'CSS grid guide',
+      description: 'Grid layout',
+      category: 'Frontend',
+      tags: ['css'],
+      notes: 'Folder: Engineering / Frontend',
+      createdAt: '2024-01-02T03:04:05.000Z',
+    });
+    expect(warden.get('https://warden.example.com/blog')).toMatchObject({ category: 'Engineering' });
+
+    const o = await server.signUp('omnivore');
+    const omnivoreZip = await zip({
+      'metadata_0_to_2.json': fixture('omnivore-metadata_0_to_2.json'),
+      'highlights/deep-work-a1.md': fixture('omnivore-deep-work-a1.md'),
+      'content/deep-work-a1.html': '<p>page</p>',
+    });
+    expect(await importFile(server.url, o.token, omnivoreZip)).toMatchObject({ format: 'omnivore', created: 2 });
+    const omni = byUrl(await allLinks(o.api));
+    expect(omni.get('https://omni.example.com/deep-work')).toMatchObject({
+      title: 'Deep work',
+      description: 'Focus',
+      tags: ['focus'],
+      isRead: true,
+      createdAt: '2023-03-04T05:06:07.000Z',
+      notes:
+        'Author: C. Newport\n\nPublished: 2016-01-05T00:00:00.000Z\n\nHighlights: > Clarity about what matters provides clarity about what does not.',
+    });
+    expect(omni.get('https://omni.example.com/unread')).toMatchObject({ isReadLater: true, isRead: false });
+  });
+
+  it('skips links already in the library, or fills their empty fields when asked; never doubles one', async () => {
+    const { api, token } = await server.signUp('dupes');
+    await api.createLink({ body: { url: 'https://www.kitchen.example.org/bread/', title: 'My own title' } });
+    await api.createLink({ body: { url: 'https://docs.example.com/handbook' } });
+    const skipped = await importFile(server.url, token, fixture('chrome-bookmarks.html'));
+    expect(skipped).toMatchObject({ created: 3, duplicates: 3, updated: 0 });
+    expect(skipped.errors.filter((e) => e.kind === 'duplicate').map((e) => e.reason)).toEqual([
+      'Already in your library',
+      'Already in your library',
+      'Appears earlier in this file',
+    ]);
+    let links = byUrl(await allLinks(api));
+    expect(links.get('https://www.kitchen.example.org/bread/')).toMatchObject({ title: 'My own title', tags: [] });
+
+    const filled = await importFile(server.url, token, fixture('chrome-bookmarks.html'), { duplicates: 'fill-empty' });
+    // Links the first import created hold everything the file has: nothing to fill, so duplicates.
+    expect(filled).toMatchObject({ created: 0, updated: 2, duplicates: 4 });
+    links = byUrl(await allLinks(api));
+    expect(links.size).toBe(5);
+    // The user's title stays; what was empty is filled from the file.
+    expect(links.get('https://www.kitchen.example.org/bread/')).toMatchObject({
+      title: 'My own title',
+      description: 'A slow, patient loaf.',
+      tags: ['baking', 'Sourdough'],
+    });
+    expect(links.get('https://docs.example.com/handbook')).toMatchObject({ title: 'Team handbook', category: 'Work' });
+  });
+
+  it('refuses what is no bookmark file, a truncated ZIP, an oversize upload, and reports bad items', async () => {
+    const { api, token } = await server.signUp('bad');
+    const notBookmarks = await upload(server.url, token, 'Dear diary, today I saved nothing.');
+    expect(notBookmarks.status).toBe(400);
+    expect(notBookmarks.body.code).toBe('UNSUPPORTED_FORMAT');
+
+    const whole = await zip({ 'part_000000.csv': fixture('pocket-part_000000.csv') });
+    const truncated = await upload(server.url, token, whole.subarray(0, Math.floor(whole.length / 2)));
+    expect(truncated.status).toBe(400);
+    expect(truncated.body).toMatchObject({ code: 'UNSUPPORTED_FORMAT' });
+
+    const big = await upload(server.url, token, Buffer.alloc(2 * 1024 * 1024, 'a'));
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      error: 'The file is larger than the import limit of 1 MB.',
+    });
+
+    const badOption = await upload(server.url, token, fixture('ril_export.html'), { categoryFrom: 'sideways' });
+    expect(badOption.status).toBe(400);
+    expect(badOption.body.code).toBe('VALIDATION_ERROR');
+
+    const longUrl = `https://long.example.com/${'a'.repeat(10_000)}`;
+    const file = netscapeFile(3)
+      .replace('https://bulk.example.com/item/1', longUrl)
+      .replace('https://bulk.example.com/item/2', '=HYPERLINK(&quot;https://evil.example&quot;)');
+    const result = await importFile(server.url, token, file);
+    expect(result).toMatchObject({ created: 1, skipped: 2 });
+    expect(result.errors[0]).toMatchObject({ reason: 'The address is longer than 2,048 characters' });
+    expect(result.errors[1]).toMatchObject({
+      url: '=HYPERLINK("https://evil.example")',
+      reason: 'Not a valid web address',
+    });
+    // The report never hands a spreadsheet a formula.
+    const report = await raw(server, 'GET', `/api/import/${result.id}/report`, { token });
+    expect(report.text).toContain(`3,skipped,"'=HYPERLINK(""https://evil.example"")",Not a valid web address`);
+    expect(result.errors[0]!.url.length).toBeLessThanOrEqual(2100);
+    expect((await allLinks(api)).length).toBe(1);
+  });
+
+  it('keeps what was imported when the file turns out to be invalid UTF-8 part-way', async () => {
+    const { api, token } = await server.signUp('utf8');
+    await api.createLink({ body: { url: 'https://already.example.com/' } });
+    const good = Buffer.from(netscapeFile(700).replace('</DL><p>\n</DL><p>', ''));
+    // 600 links in, a byte that is never UTF-8.
+    const cut = good.indexOf('https://bulk.example.com/item/600');
+    const file = Buffer.concat([good.subarray(0, cut), Buffer.from([0xff, 0xfe]), good.subarray(cut)]);
+    const { body } = await upload(server.url, token, file);
+    const result = await finished(server.url, token, String(body.id));
+    expect(result.status).toBe('failed');
+    expect(result.message).toBe('The file is not valid UTF-8 text.');
+    // Counting the items first finds the bad byte before anything is written; the library is untouched.
+    expect(result.created).toBe(0);
+    expect((await allLinks(api)).map((l) => l.url)).toEqual(['https://already.example.com/']);
+  });
+
+  it('cancels an import; links already created stay', async () => {
+    const { api, token } = await server.signUp('cancel');
+    const { body } = await upload(server.url, token, netscapeFile(5000));
+    const id = String(body.id);
+    const cancel = await raw(server, 'DELETE', `/api/import/${id}`, { token });
+    expect(cancel.status).toBe(204);
+    const result = await finished(server.url, token, id);
+    expect(result.status).toBe('canceled');
+    expect(result.created).toBeLessThan(5000);
+    expect((await allLinks(api)).length).toBe(result.created);
+  });
+
+  it("answers 404 for another user's import", async () => {
+    const a = await server.signUp('owner');
+    const b = await server.signUp('other');
+    const mine = await importFile(server.url, a.token, fixture('ril_export.html'));
+    expect((await raw(server, 'GET', `/api/import/${mine.id}`, { token: b.token })).status).toBe(404);
+    expect((await raw(server, 'DELETE', `/api/import/${mine.id}`, { token: b.token })).status).toBe(404);
+    expect((await raw(server, 'GET', `/api/import/${mine.id}/report`, { token: b.token })).status).toBe(404);
+    expect((await raw(server, 'GET', '/api/import', {})).status).toBe(401);
+  });
+
+  it('previews the first items as they would be saved, without saving anything', async () => {
+    const { api, token } = await server.signUp('preview');
+    const { status, body } = await upload(
+      server.url,
+      token,
+      fixture('chrome-bookmarks.html'),
+      {},
+      '/api/import/preview',
+    );
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ format: 'netscape', hasFolders: true });
+    const rows = body.rows as { url: string; category: string | null; problem: string | null }[];
+    expect(rows).toHaveLength(8);
+    expect(rows[1]).toMatchObject({ category: 'Research Papers', problem: null });
+    expect(rows[3]!.problem).toBe('Not a web address (javascript: links are not imported)');
+    expect((await allLinks(api)).length).toBe(0);
+  });
+
+  it('round-trips a library through its JSON export, field by field, credentials and vault included', async () => {
+    const { api, token } = await server.signUp('roundtrip');
+    const material = {
+      version: 1 as const,
+      kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
+      salt: Buffer.alloc(16, 1).toString('base64'),
+      iv: Buffer.alloc(12, 2).toString('base64'),
+      wrappedKey: Buffer.alloc(48, 3).toString('base64'),
+    };
+    await api.putVault({ body: { ...material, replaces: null } });
+    server.clock.advance(1000);
+    await api.createLink({
+      body: {
+        url: 'https://round.example.com/a',
+        title: 'First, "quoted" <b>title</b>',
+        description: 'Line one\nline two',
+        category: 'Reading',
+        tags: ['one', 'Two words'],
+        notes: '=SUM(A1) not a formula',
+        isReadLater: true,
+        credentials: [{ id: 'c1', iv: 'aXY=', ciphertext: 'Y2lwaGVy', v: 1 }],
+      },
+    });
+    server.clock.advance(1000);
+    const second = await api.createLink({ body: { url: 'https://round.example.com/b' } });
+    await api.updateLink({ params: { id: second.id }, body: { isRead: true } });
+    const before = await allLinks(api);
+
+    const exported = await raw(server, 'GET', '/api/export?format=json', { token });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/attachment; filename="linkwise-export-.*\.json"/);
+    const body = exported.json() as { vault: unknown; links: Link[] };
+    expect(body.vault).toEqual(material);
+    expect(body.links).toEqual(before);
+
+    // Restore into the same account after losing everything: ids, credentials and dates come back.
+    for (const link of before) await api.deleteLink({ params: { id: link.id } });
+    const restored = await importFile(server.url, token, exported.text);
+    expect(restored).toMatchObject({ format: 'linkwise', created: 2, failed: 0 });
+    const after = await allLinks(api);
+    expect(after).toEqual(before);
+
+    // Into another account: every field but ids and credentials (sealed with another vault's key).
+    const other = await server.signUp('roundtrip-other');
+    await other.api.putVault({
+      body: { ...material, wrappedKey: Buffer.alloc(48, 9).toString('base64'), replaces: null },
+    });
+    const elsewhere = await importFile(server.url, other.token, exported.text);
+    expect(elsewhere).toMatchObject({ created: 2 });
+    expect(elsewhere.errors).toEqual([
+      {
+        index: 0,
+        kind: 'partial',
+        url: 'https://round.example.com/a',
+        reason: "Imported without its 1 saved credential(s): they were sealed with another vault's key",
+      },
+    ]);
+    const copied = await allLinks(other.api);
+    const strip = ({ id: _id, credentials: _c, ...rest }: Link) => rest;
+    expect(copied.map(strip)).toEqual(before.map(strip));
+    expect(copied[0]!.credentials).toEqual([]);
+  });
+
+  it('exports Netscape HTML that imports back, and CSV safe for spreadsheets', async () => {
+    const { api, token } = await server.signUp('exports');
+    await importFile(server.url, token, fixture('chrome-bookmarks.html'));
+    const original = await allLinks(api);
+    const html = await raw(server, 'GET', '/api/export?format=html', { token });
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    // Gzipped at a fast level as it streams (fetch asks for gzip and decodes it).
+    expect(html.headers.get('content-encoding')).toBe('gzip');
+    expect(html.text.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>')).toBe(true);
+    expect(html.text).toContain('<DT><H3>Research Papers</H3>');
+    expect(html.text).toContain('TAGS="baking,Sourdough"');
+
+    const copy = await server.signUp('exports-copy');
+    expect(await importFile(server.url, copy.token, html.text)).toMatchObject({ format: 'netscape', created: 5 });
+    const pick = (l: Link) => [l.url, l.title, l.category, l.tags, l.isReadLater, l.createdAt];
+    expect((await allLinks(copy.api)).map(pick).sort()).toEqual(original.map(pick).sort());
+
+    await api.createLink({ body: { url: 'https://csv.example.com/', title: '=HYPERLINK("x")' } });
+    const csv = await raw(server, 'GET', '/api/export?format=csv', { token });
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toBe(
+      'url,title,description,category,tags,notes,isRead,isReadLater,createdAt,updatedAt,aiDescription',
+    );
+    expect(lines).toHaveLength(7);
+    expect(csv.text).toContain(`https://csv.example.com/,"'=HYPERLINK(""x"")"`);
+    expect((await raw(server, 'GET', '/api/export?format=pdf', { token })).status).toBe(400);
+    expect((await raw(server, 'GET', '/api/export?format=json', {})).status).toBe(401);
+  });
+
+  it('imports a file of thousands of links in checkpointed batches', async () => {
+    const { api, token } = await server.signUp('many');
+    const result = await importFile(server.url, token, netscapeFile(1200));
+    expect(result).toMatchObject({ status: 'done', total: 1200, processed: 1200, created: 1200 });
+    const page = await api.listLinks({ query: { limit: 1 } });
+    expect(page.actualTotal).toBe(1200);
+    expect((await api.listLinks({ query: { search: 'number 1199' } })).data[0]?.category).toBe('Folder 11');
+    expect(result.errors).toEqual([]);
+  });
+});
+
+describe.each(engines())('imports on the Free plan on %s', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(engine, { JOBS_ENABLED: 'true', BILLING: 'simulated', FREE_LINK_LIMIT: '3' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('imports up to the limit and reports the rest as skipped with the reason', async () => {
+    const { api, token } = await server.signUp('free');
+    await api.createLink({ body: { url: 'https://mine.example.com/' } });
+    const result = await importFile(server.url, token, fixture('chrome-bookmarks.html'));
+    expect(result).toMatchObject({ status: 'done', created: 2, duplicates: 1 });
+    const overLimit = result.errors.filter((e) => e.reason.startsWith('Over the Free plan'));
+    expect(overLimit).toHaveLength(3);
+    expect(overLimit[0]!.reason).toBe("Over the Free plan's limit of 3 links: upgrade to Pro to import the rest");
+    expect((await api.listLinks({ query: {} })).actualTotal).toBe(3);
+  });
+});
