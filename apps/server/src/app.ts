@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Messages, routes } from '@linkwise/contract';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
 import { registerCompression } from './http/compression.js';
@@ -29,6 +29,9 @@ import { BillingService } from './modules/billing/billing.service.js';
 import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
+import { stripeEventJob, stripeEventSpec } from './modules/billing/stripe-event.job.js';
+import { StripePaymentProvider } from './modules/billing/stripe-provider.js';
+import { stripeWebhookRoute } from './modules/billing/stripe-webhook.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
 import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
 import { reembedLinksJob, reembedLinksSpec } from './modules/embeddings/reembed-links.job.js';
@@ -92,7 +95,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 /** Every job every process may enqueue (an `api` process enqueues without running any). */
-const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec];
+const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec, stripeEventSpec];
 
 /**
  * Builds the server for its role (ARCHITECTURE §12): `all` serves the API and the web app and runs
@@ -166,19 +169,39 @@ export async function buildApp({
   const embeddings = new EmbeddingRepository(db, database.engine);
   const vectors = new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024);
   metrics?.watch({ queueDepth: () => jobs.depth(), vectorCacheBytes: () => vectors.bytes });
+  const stripe =
+    config.BILLING === 'stripe'
+      ? new StripePaymentProvider(
+          {
+            secretKey: config.STRIPE_SECRET_KEY ?? '',
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
+            prices: { monthly: config.STRIPE_PRICE_MONTHLY ?? '', yearly: config.STRIPE_PRICE_YEARLY ?? '' },
+            appUrl: config.appUrl,
+            trialDays: config.TRIAL_DAYS,
+            apiBase: config.STRIPE_API_BASE,
+          },
+          subscriptions,
+        )
+      : undefined;
+  // With Stripe, every screen shows the prices Stripe charges (read once here); else the configured ones.
+  const stripePrices = await stripe?.loadPrices().catch((error: unknown) => {
+    throw new ConfigError(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const billing = new BillingService({
     subscriptions,
     countLinks: (userId) => links.countAll(userId),
-    provider: config.BILLING === 'simulated' ? new SimulatedPaymentProvider(config.appUrl) : null,
+    provider: stripe ?? (config.BILLING === 'simulated' ? new SimulatedPaymentProvider(config.appUrl) : null),
     mode: config.BILLING,
     freeLinkLimit: config.FREE_LINK_LIMIT,
     plans: buildPlans({
-      monthly: config.PRICE_MONTHLY,
-      yearly: config.PRICE_YEARLY,
-      currency: config.PRICE_CURRENCY,
+      monthly: stripePrices?.monthly.amount ?? config.PRICE_MONTHLY,
+      yearly: stripePrices?.yearly.amount ?? config.PRICE_YEARLY,
+      currency: stripePrices?.monthly.currency ?? config.PRICE_CURRENCY,
       freeLinkLimit: config.FREE_LINK_LIMIT,
     }),
     clock,
+    queue,
+    log: app.log,
   });
   const fetcher = new PageFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE });
   const extractor = new WorkerExtractor();
@@ -225,6 +248,7 @@ export async function buildApp({
   if (runner) {
     runner.register(analyzeLinkJob(linkAnalysis));
     runner.register(reembedLinksJob(reembed));
+    runner.register(stripeEventJob(billing));
     app.addHook('onReady', async () => {
       // Other processes' enqueues wake this worker at once (PostgreSQL); polling stays the fallback.
       stopListening = await database
@@ -327,6 +351,8 @@ export async function buildApp({
         supportEmail: config.SUPPORT_EMAIL,
         billing: config.BILLING,
         freeLinkLimit: config.FREE_LINK_LIMIT,
+        trialDays: config.BILLING === 'stripe' ? config.TRIAL_DAYS : 0,
+        stripePublishableKey: (config.BILLING === 'stripe' && config.STRIPE_PUBLISHABLE_KEY) || null,
       }),
     );
     authRoutes(route, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
@@ -335,7 +361,8 @@ export async function buildApp({
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
     searchRoutes(route, searchService);
     billingRoutes(route, billing);
-    if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
+    if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing, config.appUrl));
+    if (config.BILLING === 'stripe') await app.register(stripeWebhookRoute(billing));
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
     await serveWebApp(app);
   }

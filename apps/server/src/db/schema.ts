@@ -177,6 +177,14 @@ export interface PaymentEventsTable {
   processed_at: Millis;
 }
 
+/** One payment-provider customer per user (migration 0015). */
+export interface BillingCustomersTable {
+  user_id: string;
+  provider: 'simulated' | 'stripe';
+  customer_id: string;
+  created_at: Millis;
+}
+
 export interface DB {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -192,6 +200,7 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;
   payment_events: PaymentEventsTable;
+  billing_customers: BillingCustomersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
