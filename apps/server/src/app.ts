@@ -274,14 +274,17 @@ export async function buildApp({
   return app;
 
   async function serveTheApi(): Promise<void> {
+    // Stripe.js (the checkout redirect helper) is allowed only when it is configured to be used.
+    const stripeJs = config.BILLING === 'stripe' && config.STRIPE_PUBLISHABLE_KEY ? ['https://js.stripe.com'] : [];
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...stripeJs],
+          frameSrc: ["'self'", ...stripeJs],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https:'],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", ...(stripeJs.length ? ['https://api.stripe.com'] : [])],
           formAction: ["'self'"],
           frameAncestors: ["'none'"],
           objectSrc: ["'none'"],

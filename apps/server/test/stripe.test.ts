@@ -87,6 +87,8 @@ describe.each(engines())('Stripe subscriptions on %s', (engine) => {
       trialDays: 0,
       stripePublishableKey: null,
     });
+    const csp = (await raw(server, 'GET', '/api/config')).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self';");
   });
 
   it('checkout → signed checkout.session.completed → active, with the return addresses built from APP_URL', async () => {
@@ -423,6 +425,9 @@ describe('Stripe start-up and trials', () => {
     try {
       stripe.webhookUrl = `${server.url}/api/webhooks/stripe`;
       expect(await server.api().appConfig()).toMatchObject({ trialDays: 14, stripePublishableKey: 'pk_test_linkwise' });
+      // Stripe.js may load (for its redirect helper) only where it is configured.
+      const csp = (await raw(server, 'GET', '/api/config')).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self' https://js.stripe.com");
       const { api } = await server.signUp('trial');
       const checkout = await api.createCheckout({ body: { plan: 'monthly' } });
       expect(stripe.sessions.get(checkout.sessionId ?? '')?.trialDays).toBe(14);
