@@ -21,6 +21,7 @@ import {
   type RunningServer,
   type WatchedPage,
 } from './harness.js';
+import { stripeJourneys } from './stripe-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -133,6 +134,14 @@ void describe('Linkwise in Chromium', () => {
     server: () => {
       assert.ok(server, 'the server is running');
       return server;
+    },
+  });
+
+  // s. Stripe subscriptions (the SDK against a local Stripe double), on localhost.
+  stripeJourneys({
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
     },
   });
 

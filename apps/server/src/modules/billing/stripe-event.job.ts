@@ -4,7 +4,7 @@ import type { BillingService } from './billing.service.js';
 /**
  * Enqueued by `POST /api/webhooks/stripe` in the transaction that records the event id, so each
  * delivery is applied once. Interactive: someone may be waiting on the success page. Stripe being
- * unreachable is retried (2 s × 3^(n−1), 8 attempts, about an hour in all); applying the state read
+ * unreachable is retried (2 s × 3^(n−1) up to 20 min, 8 attempts, about half an hour in all); applying the state read
  * again is idempotent, so a repeated attempt is harmless.
  */
 export const stripeEventSpec = jobSpec({
