@@ -1,4 +1,4 @@
-import type { PaidPlanId } from '@linkwise/contract';
+import { ApiError, type PaidPlanId } from '@linkwise/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -41,6 +41,8 @@ export function useCheckout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [processing, setProcessing] = useState<PaidPlanId | null>(null);
+  /** The plan whose checkout could not be created (the Checkout Error panel retries it). */
+  const [failed, setFailed] = useState<PaidPlanId | null>(null);
   const start = async (plan: PaidPlanId) => {
     if (!useAuth.getState().isAuthenticated) {
       toast.error('Please sign in to upgrade your plan');
@@ -48,6 +50,7 @@ export function useCheckout() {
       return;
     }
     setProcessing(plan);
+    setFailed(null);
     try {
       const [{ url, sessionId }, config] = await Promise.all([
         api.createCheckout({ body: { plan } }),
@@ -59,12 +62,17 @@ export function useCheckout() {
         if (await redirectToStripeCheckout(config.stripePublishableKey, sessionId)) return;
       }
       window.location.assign(url);
-    } catch {
-      toast.error('Failed to create checkout session. Please try again.');
+    } catch (error) {
+      // A refusal the user can act on (already subscribed: manage it instead) is said as the server says it.
+      if (error instanceof ApiError && error.code === 'INVALID_STATE') toast.error(error.message);
+      else {
+        toast.error('Failed to create checkout session. Please try again.');
+        setFailed(plan);
+      }
       setProcessing(null);
     }
   };
-  return { processing, start };
+  return { processing, failed, start };
 }
 
 /** Opens the billing portal in a new tab; the tab is opened first so pop-up blockers allow it. */

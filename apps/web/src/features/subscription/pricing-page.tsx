@@ -1,4 +1,4 @@
-import type { Plan } from '@linkwise/contract';
+import type { PaidPlanId, Plan } from '@linkwise/contract';
 import { ArrowLeft, Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
@@ -120,6 +120,11 @@ function PlanCard({
           </li>
         ))}
       </ul>
+      {checkout.failed === plan.id && (
+        <div className="mt-4">
+          <PaymentErrorPanel kind="checkout" onRetry={() => void checkout.start(plan.id as PaidPlanId)} />
+        </div>
+      )}
       <Button
         className="mt-6 w-full"
         variant={plan.popular ? 'primary' : 'secondary'}
