@@ -30,7 +30,6 @@ import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
 import { stripeEventJob, stripeEventSpec } from './modules/billing/stripe-event.job.js';
-import { StripePaymentProvider } from './modules/billing/stripe-provider.js';
 import { stripeWebhookRoute } from './modules/billing/stripe-webhook.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
 import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
@@ -169,9 +168,10 @@ export async function buildApp({
   const embeddings = new EmbeddingRepository(db, database.engine);
   const vectors = new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024);
   metrics?.watch({ queueDepth: () => jobs.depth(), vectorCacheBytes: () => vectors.bytes });
+  // The Stripe SDK loads only where it is used (an api process's idle memory: bench/RESULTS.md).
   const stripe =
     config.BILLING === 'stripe'
-      ? new StripePaymentProvider(
+      ? new (await import('./modules/billing/stripe-provider.js')).StripePaymentProvider(
           {
             secretKey: config.STRIPE_SECRET_KEY ?? '',
             webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
@@ -191,6 +191,7 @@ export async function buildApp({
     subscriptions,
     countLinks: (userId) => links.countAll(userId),
     provider: stripe ?? (config.BILLING === 'simulated' ? new SimulatedPaymentProvider(config.appUrl) : null),
+    ...(stripe && { remote: stripe }),
     mode: config.BILLING,
     freeLinkLimit: config.FREE_LINK_LIMIT,
     plans: buildPlans({

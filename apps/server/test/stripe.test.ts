@@ -365,20 +365,22 @@ describe.each(engines())('Stripe subscriptions on %s', (engine) => {
   it('closes the customer for account deletion: subscription ended at once, customer deleted, rows forgotten', async () => {
     const { userId, customer, sub } = await subscribed('yearly');
     const repo = new SubscriptionRepository(server.database.db);
+    const provider = new StripePaymentProvider(
+      {
+        secretKey: SECRET_KEY,
+        webhookSecret: WEBHOOK_SECRET,
+        prices: { monthly: PRICE_MONTHLY, yearly: PRICE_YEARLY },
+        appUrl: server.config.appUrl,
+        trialDays: 0,
+        apiBase: stripe.url,
+      },
+      repo,
+    );
     const billing = new BillingService({
       subscriptions: repo,
       countLinks: () => Promise.resolve(0),
-      provider: new StripePaymentProvider(
-        {
-          secretKey: SECRET_KEY,
-          webhookSecret: WEBHOOK_SECRET,
-          prices: { monthly: PRICE_MONTHLY, yearly: PRICE_YEARLY },
-          appUrl: server.config.appUrl,
-          trialDays: 0,
-          apiBase: stripe.url,
-        },
-        repo,
-      ),
+      provider,
+      remote: provider,
       mode: 'stripe',
       freeLinkLimit: 30,
       plans: buildPlans({ monthly: 4.9, yearly: 49.9, currency: 'USD', freeLinkLimit: 30 }),

@@ -14,9 +14,8 @@ import {
 } from './entitlements.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
-import type { PaymentProvider, SubscriptionEvent, SubscriptionState } from './payment-provider.js';
+import type { PaymentProvider, RemoteBilling, SubscriptionEvent, SubscriptionState } from './payment-provider.js';
 import { SimulatedPaymentProvider } from './simulated-provider.js';
-import { StripePaymentProvider } from './stripe-provider.js';
 import type { CheckoutSessionRow, SubscriptionRepository } from './subscription.repository.js';
 
 /** Stripe events that can change a subscription; others are acknowledged and ignored. */
@@ -43,6 +42,8 @@ export interface BillingDeps {
   subscriptions: SubscriptionRepository;
   countLinks: (userId: string) => Promise<number>;
   provider: PaymentProvider | null;
+  /** The same provider's webhooks and remote state, when it has them (Stripe). */
+  remote?: RemoteBilling;
   mode: BillingMode;
   freeLinkLimit: number;
   plans: Plan[];
@@ -228,10 +229,9 @@ export class BillingService {
     return row;
   }
 
-  private stripe(): StripePaymentProvider {
-    const provider = this.deps.provider;
-    if (!(provider instanceof StripePaymentProvider)) throw new AppError('NOT_FOUND', 'Not found');
-    return provider;
+  private stripe(): RemoteBilling {
+    if (this.deps.provider?.name !== 'stripe' || !this.deps.remote) throw new AppError('NOT_FOUND', 'Not found');
+    return this.deps.remote;
   }
 
   /**
@@ -306,15 +306,15 @@ export class BillingService {
   async forgetCustomer(userId: string): Promise<void> {
     const customer = await this.deps.subscriptions.findCustomer(userId);
     if (customer?.provider === 'stripe') {
-      const provider = this.deps.provider;
-      if (!(provider instanceof StripePaymentProvider)) {
+      const remote = this.deps.provider?.name === 'stripe' ? this.deps.remote : undefined;
+      if (!remote) {
         throw new AppError(
           'SERVICE_UNAVAILABLE',
           'This account has a Stripe subscription but Stripe is not configured.',
         );
       }
       try {
-        await provider.closeCustomer(customer.customer_id);
+        await remote.closeCustomer(customer.customer_id);
       } catch (error) {
         this.deps.log?.error({ err: error }, 'could not close the Stripe customer');
         throw new AppError('SERVICE_UNAVAILABLE', 'Payment system error. Please try again later.');

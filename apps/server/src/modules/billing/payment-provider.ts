@@ -58,3 +58,23 @@ export interface PaymentProvider {
   resume(sub: CurrentSubscription): Promise<SubscriptionEvent>;
   changePlan(sub: CurrentSubscription, plan: PaidPlanId, now: number): Promise<SubscriptionEvent>;
 }
+
+/** A verified provider event: what the webhook route needs to record and queue it. */
+export interface VerifiedEvent {
+  id: string;
+  type: string;
+  data: { object: unknown };
+}
+
+/**
+ * What a provider with webhooks and remote state (Stripe) adds. Kept apart from its class so the
+ * billing service does not load the Stripe SDK in processes that do not use it.
+ */
+export interface RemoteBilling {
+  /** Checks a webhook's signature over its raw bytes; throws when it is not the provider's. */
+  verifyWebhook(raw: Buffer, signature: string): VerifiedEvent;
+  /** The user's subscription as the provider holds it now. */
+  currentState(userId: string, customerId: string): Promise<SubscriptionState>;
+  /** Ends every subscription of the customer now and deletes the customer. */
+  closeCustomer(customerId: string): Promise<void>;
+}

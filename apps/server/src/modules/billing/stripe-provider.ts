@@ -6,6 +6,7 @@ import type {
   CurrentSubscription,
   PaymentProvider,
   PortalRequest,
+  RemoteBilling,
   SubscriptionEvent,
   SubscriptionState,
 } from './payment-provider.js';
@@ -83,7 +84,7 @@ export const isStripeError = (error: unknown): error is Stripe.errors.StripeErro
  * downgrades at period end through a subscription schedule), and verified webhooks. Every state it
  * reports is re-read from Stripe, so events arriving late or out of order cannot roll it back.
  */
-export class StripePaymentProvider implements PaymentProvider {
+export class StripePaymentProvider implements PaymentProvider, RemoteBilling {
   readonly name = 'stripe' as const;
   readonly stripe: Stripe;
   private readonly back: ReturnType<typeof returnUrls>;
