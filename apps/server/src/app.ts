@@ -179,6 +179,7 @@ export async function buildApp({
             appUrl: config.appUrl,
             trialDays: config.TRIAL_DAYS,
             apiBase: config.STRIPE_API_BASE,
+            log: app.log,
           },
           subscriptions,
         )

@@ -1,6 +1,11 @@
 // BILLING=stripe end to end on both engines: the official SDK against a local Stripe double that
 // speaks Stripe's wire and error format, webhooks signed with the SDK's test header and verified with
 // constructEvent exactly as in production, processed once through the `stripe-event` job.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BillingService } from '../src/modules/billing/billing.service.js';
 import { buildPlans } from '../src/modules/billing/plans.js';
@@ -17,6 +22,27 @@ import {
 } from './stripe-double.js';
 
 const DAY = 86_400_000;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The real entry point from its sources; resolves with its exit code and what it printed on stderr. */
+function runMain(env: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-stripe-start-'));
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@linkwise/source', '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
+      { cwd: root, env: { PATH: process.env.PATH, PORT: '0', DATA_DIR: dataDir, ...env } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, stderr });
+    });
+  });
+}
 
 /** Waits until `check` passes: webhooks and their job land a moment after the action that caused them. */
 async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
@@ -415,6 +441,20 @@ describe('Stripe start-up and trials', () => {
       /^Invalid configuration: STRIPE_PRICE_MONTHLY price_linkwise_monthly could not be read from Stripe/,
     );
     stripe.mode = 'ok';
+  });
+
+  it('the server process stops with one line naming what is missing or wrong', async () => {
+    const missing = await runMain({ BILLING: 'stripe', STRIPE_SECRET_KEY: 'sk_test_hunter2' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET is required when BILLING=stripe (also missing: STRIPE_PRICE_MONTHLY, STRIPE_PRICE_YEARLY)',
+    );
+    expect(missing.stderr).not.toContain('hunter2');
+    const unknown = await runMain({ ...stripe.env(), STRIPE_PRICE_YEARLY: 'price_gone' });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe(
+      "Invalid configuration: STRIPE_PRICE_YEARLY price_gone could not be read from Stripe: No such price: 'price_gone'",
+    );
   });
 
   it('with TRIAL_DAYS, a first checkout starts a trial with the card asked up front, and says so', async () => {

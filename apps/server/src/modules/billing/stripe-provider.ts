@@ -21,6 +21,8 @@ export interface StripeSettings {
   trialDays: number;
   /** STRIPE_API_BASE: another API address (a local double in tests, a proxy). */
   apiBase?: string | undefined;
+  /** Where Stripe's failures are reported for the operator (the user sees the spec's sentence). */
+  log?: { warn(context: object, message: string): void };
 }
 
 /** A plan's price as Stripe charges it. */
@@ -148,6 +150,18 @@ export class StripePaymentProvider implements PaymentProvider, RemoteBilling {
       return await fn();
     } catch (error) {
       if (error instanceof AppError || !isStripeError(error)) throw error;
+      // Stripe's error carries no secret: its type, code, status, request id and message.
+      this.settings.log?.warn(
+        {
+          action: failure,
+          type: error.type,
+          code: error.code,
+          statusCode: error.statusCode,
+          requestId: error.requestId,
+          reason: error.message,
+        },
+        'stripe call failed',
+      );
       throw new AppError('SERVICE_UNAVAILABLE', StripeFailure[failure], {
         provider: 'stripe',
         type: error.type,
