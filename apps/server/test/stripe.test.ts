@@ -11,7 +11,15 @@ import { BillingService } from '../src/modules/billing/billing.service.js';
 import { buildPlans } from '../src/modules/billing/plans.js';
 import { StripePaymentProvider } from '../src/modules/billing/stripe-provider.js';
 import { SubscriptionRepository } from '../src/modules/billing/subscription.repository.js';
-import { engines, failure, raw, startServer, type TestClock, type TestServer } from './harness.js';
+import {
+  engines,
+  failure,
+  raw,
+  startServer,
+  TestClock as TestClockOf,
+  type TestClock,
+  type TestServer,
+} from './harness.js';
 import {
   PRICE_MONTHLY,
   PRICE_YEARLY,
@@ -386,6 +394,57 @@ describe.each(engines())('Stripe subscriptions on %s', (engine) => {
     // The second attempt (due 2 s later on the server's clock) reads Stripe again and applies what it holds.
     server.clock.advance(5000);
     await eventually(async () => expect((await api.subscriptionStatus()).status).toBe('active'), 15_000);
+  });
+
+  it('never lets a state read earlier overwrite one read later (two jobs for one customer finishing out of order)', async () => {
+    const { userId, customer, api } = await subscribed('monthly');
+    await stripe.settled();
+    const repo = new SubscriptionRepository(server.database.db);
+    const provider = new StripePaymentProvider(
+      {
+        secretKey: SECRET_KEY,
+        webhookSecret: WEBHOOK_SECRET,
+        prices: { monthly: PRICE_MONTHLY, yearly: PRICE_YEARLY },
+        appUrl: server.config.appUrl,
+        trialDays: 0,
+        apiBase: stripe.url,
+      },
+      repo,
+    );
+    const jobClock = new TestClockOf(server.clock.now() + 60_000);
+    const billing = new BillingService({
+      subscriptions: repo,
+      countLinks: () => Promise.resolve(0),
+      provider,
+      remote: provider,
+      mode: 'stripe',
+      freeLinkLimit: 30,
+      plans: buildPlans({ monthly: 4.9, yearly: 49.9, currency: 'USD', freeLinkLimit: 30 }),
+      clock: jobClock,
+    });
+    // A job that read Stripe a minute from now applied "cancelling"...
+    const current = (await repo.find(userId))!;
+    await billing.applyProviderEvent({
+      eventId: `evt_later_${userId}`,
+      type: 'customer.subscription.updated',
+      provider: 'stripe',
+      userId,
+      status: 'active',
+      plan: 'monthly',
+      scheduledPlan: null,
+      currentPeriodEnd: current.current_period_end,
+      cancelAtPeriodEnd: true,
+      customerId: customer,
+      subscriptionId: current.provider_subscription_id,
+    });
+    // ...and a job whose read started earlier finishes after it: its older state is dropped.
+    jobClock.current -= 30_000;
+    await billing.syncStripeCustomer(customer, null);
+    expect((await api.subscriptionStatus()).cancelAtPeriodEnd).toBe(true);
+    // A later read applies again.
+    jobClock.current += 60_000;
+    await billing.syncStripeCustomer(customer, null);
+    expect((await api.subscriptionStatus()).cancelAtPeriodEnd).toBe(false);
   });
 
   it('closes the customer for account deletion: subscription ended at once, customer deleted, rows forgotten', async () => {

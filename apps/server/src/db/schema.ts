@@ -183,6 +183,8 @@ export interface BillingCustomersTable {
   provider: 'simulated' | 'stripe';
   customer_id: string;
   created_at: Millis;
+  /** When the provider state last applied for this customer was read (out-of-order guard). */
+  synced_at: Millis | null;
 }
 
 export interface DB {

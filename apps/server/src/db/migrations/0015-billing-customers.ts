@@ -11,6 +11,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('provider', 'text', (c) => c.notNull())
     .addColumn('customer_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
+    // When the provider state last applied was read: an older read never overwrites a newer one.
+    .addColumn('synced_at', 'bigint')
     .execute();
   await db.schema
     .createIndex('billing_customers_customer')

@@ -205,13 +205,28 @@ export class BillingService {
     const now = this.deps.clock.now();
     const fresh = await this.deps.subscriptions.markEventProcessed(event.eventId, event.provider, event.type, now);
     if (!fresh) return undefined;
-    return this.applyState(event);
+    return this.applyState(event, now);
   }
 
-  /** Stores a subscription state as the provider holds it (states, unlike events, may be applied again). */
-  private async applyState(state: SubscriptionState) {
+  /**
+   * Stores a subscription state as the provider holds it (states, unlike events, may be applied
+   * again). `readAt` is when the provider was asked: with a provider customer on record, a state read
+   * earlier than the one already applied is dropped (two jobs for one customer may finish in either
+   * order). Returns the row as stored, or undefined when the state was older.
+   */
+  private async applyState(state: SubscriptionState, readAt: number) {
+    return this.deps.subscriptions.transaction(async (tx) => {
+      const customer = await tx.findCustomer(state.userId);
+      if (customer && customer.provider === state.provider && !(await tx.claimSync(state.userId, readAt))) {
+        return undefined;
+      }
+      return this.writeState(tx, state);
+    });
+  }
+
+  private async writeState(subscriptions: SubscriptionRepository, state: SubscriptionState) {
     const now = this.deps.clock.now();
-    const existing = await this.deps.subscriptions.find(state.userId);
+    const existing = await subscriptions.find(state.userId);
     const row = {
       user_id: state.userId,
       provider: state.provider,
@@ -225,7 +240,7 @@ export class BillingService {
       created_at: existing?.created_at ?? now,
       updated_at: now,
     } as const;
-    await this.deps.subscriptions.upsert(row);
+    await subscriptions.upsert(row);
     return row;
   }
 
@@ -295,7 +310,8 @@ export class BillingService {
       this.deps.log?.warn({ customerId }, 'stripe event for a customer no user has; ignored');
       return;
     }
-    await this.applyState(await stripe.currentState(userId, customerId));
+    const readAt = this.deps.clock.now();
+    await this.applyState(await stripe.currentState(userId, customerId), readAt);
   }
 
   /**

@@ -33,14 +33,28 @@ export class SubscriptionRepository {
     return row?.user_id;
   }
 
+  /**
+   * Claims the right to apply a provider state read at `readAt`: false when a state read later was
+   * applied already. Inside a transaction the claimed row stays locked until the state is written.
+   */
+  async claimSync(userId: string, readAt: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('billing_customers')
+      .set({ synced_at: readAt })
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('synced_at', 'is', null), eb('synced_at', '<=', readAt)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Records a user's customer unless one is recorded already; the recorded one is returned. */
-  async saveCustomer(row: BillingCustomerRow): Promise<BillingCustomerRow> {
+  async saveCustomer(row: Omit<BillingCustomerRow, 'synced_at'>): Promise<BillingCustomerRow> {
     await this.db
       .insertInto('billing_customers')
       .values(row)
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
-    return (await this.findCustomer(row.user_id)) ?? row;
+    return (await this.findCustomer(row.user_id)) ?? { ...row, synced_at: null };
   }
 
   async userExists(userId: string): Promise<boolean> {
