@@ -73,6 +73,8 @@ export async function startServer(
     DATA_DIR: dataDir,
     BILLING: 'simulated',
     LOG_LEVEL: 'warn',
+    // Links the server hands out name the address the suite opens (an empty APP_URL: the default).
+    APP_URL: url,
     ...extraEnv,
   };
   const child = spawn(process.execPath, [main], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -23,6 +23,7 @@ import {
 } from './harness.js';
 import { securityJourneys } from './security-journey.js';
 import { importJourneys } from './import-journey.js';
+import { stripeJourneys } from './stripe-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -149,6 +150,14 @@ void describe('Linkwise in Chromium', () => {
   // i. Import a browser export through the screen, search it, export from Profile.
   importJourneys({
     baseUrl,
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
+    },
+  });
+
+  // s. Stripe subscriptions (the SDK against a local Stripe double), on localhost.
+  stripeJourneys({
     browser: () => {
       assert.ok(browser, 'Chromium is running');
       return browser;

@@ -85,7 +85,8 @@ export function webJourneys(ctx: Context): void {
       for (const figure of ['10K+', '500+', '99.9%', '4.8']) await page.getByText(figure, { exact: true }).waitFor();
       const pro = page.getByRole('article', { name: 'Pro plan' });
       await pro.getByText('$4.90').waitFor();
-      assert.ok(await pro.getByRole('link', { name: 'Start Free Trial' }).isVisible());
+      // No trial is configured here, so the Pro action does not offer one (the FAQ says there is none).
+      assert.ok(await pro.getByRole('link', { name: 'Upgrade to Pro' }).isVisible());
       await page.getByRole('link', { name: 'help@linkwise.test' }).waitFor();
       assert.equal(
         await page.getByRole('link', { name: 'help@linkwise.test' }).getAttribute('href'),

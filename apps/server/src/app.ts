@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AccountMessages, Messages, routes } from '@linkwise/contract';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './errors.js';
 import { registerCompression } from './http/compression.js';
@@ -34,6 +34,8 @@ import { BillingService } from './modules/billing/billing.service.js';
 import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
+import { stripeEventJob, stripeEventSpec } from './modules/billing/stripe-event.job.js';
+import { stripeWebhookRoute } from './modules/billing/stripe-webhook.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
 import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
 import { reembedLinksJob, reembedLinksSpec } from './modules/embeddings/reembed-links.job.js';
@@ -110,7 +112,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
 }
 
 /** Every job every process may enqueue (an `api` process enqueues without running any). */
-const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec, importLinksSpec, backupLinksSpec];
+const JOB_SPECS = [analyzeLinkSpec, reembedLinksSpec, importLinksSpec, backupLinksSpec, stripeEventSpec];
 
 /**
  * Builds the server for its role (ARCHITECTURE §12): `all` serves the API and the web app and runs
@@ -185,19 +187,42 @@ export async function buildApp({
   const embeddings = new EmbeddingRepository(db, database.engine);
   const vectors = new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024);
   metrics?.watch({ queueDepth: () => jobs.depth(), vectorCacheBytes: () => vectors.bytes });
+  // The Stripe SDK loads only where it is used (an api process's idle memory: bench/RESULTS.md).
+  const stripe =
+    config.BILLING === 'stripe'
+      ? new (await import('./modules/billing/stripe-provider.js')).StripePaymentProvider(
+          {
+            secretKey: config.STRIPE_SECRET_KEY ?? '',
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? '',
+            prices: { monthly: config.STRIPE_PRICE_MONTHLY ?? '', yearly: config.STRIPE_PRICE_YEARLY ?? '' },
+            appUrl: config.appUrl,
+            trialDays: config.TRIAL_DAYS,
+            apiBase: config.STRIPE_API_BASE,
+            log: app.log,
+          },
+          subscriptions,
+        )
+      : undefined;
+  // With Stripe, every screen shows the prices Stripe charges (read once here); else the configured ones.
+  const stripePrices = await stripe?.loadPrices().catch((error: unknown) => {
+    throw new ConfigError(`Invalid configuration: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const billing = new BillingService({
     subscriptions,
     countLinks: (userId) => links.countAll(userId),
-    provider: config.BILLING === 'simulated' ? new SimulatedPaymentProvider(config.appUrl) : null,
+    provider: stripe ?? (config.BILLING === 'simulated' ? new SimulatedPaymentProvider(config.appUrl) : null),
+    ...(stripe && { remote: stripe }),
     mode: config.BILLING,
     freeLinkLimit: config.FREE_LINK_LIMIT,
     plans: buildPlans({
-      monthly: config.PRICE_MONTHLY,
-      yearly: config.PRICE_YEARLY,
-      currency: config.PRICE_CURRENCY,
+      monthly: stripePrices?.monthly.amount ?? config.PRICE_MONTHLY,
+      yearly: stripePrices?.yearly.amount ?? config.PRICE_YEARLY,
+      currency: stripePrices?.monthly.currency ?? config.PRICE_CURRENCY,
       freeLinkLimit: config.FREE_LINK_LIMIT,
     }),
     clock,
+    queue,
+    log: app.log,
   });
   const fetcher = new PageFetcher({ allowPrivate: config.FETCH_ALLOW_PRIVATE });
   const extractor = new WorkerExtractor();
@@ -273,6 +298,7 @@ export async function buildApp({
     runner.register(reembedLinksJob(reembed));
     runner.register(importLinksJob(importService));
     runner.register(backupLinksJob(backupService));
+    runner.register(stripeEventJob(billing));
     app.addHook('onReady', async () => {
       // Other processes' enqueues wake this worker at once (PostgreSQL); polling stays the fallback.
       stopListening = await database
@@ -311,15 +337,17 @@ export async function buildApp({
         : config.CAPTCHA === 'turnstile'
           ? ['https://challenges.cloudflare.com']
           : [];
+    // Stripe.js (the checkout redirect helper) is allowed only when it is configured to be used.
+    const stripeJs = config.BILLING === 'stripe' && config.STRIPE_PUBLISHABLE_KEY ? ['https://js.stripe.com'] : [];
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", ...captchaOrigins],
-          frameSrc: ["'self'", ...captchaOrigins],
+          scriptSrc: ["'self'", ...captchaOrigins, ...stripeJs],
+          frameSrc: ["'self'", ...captchaOrigins, ...stripeJs],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https:'],
-          connectSrc: ["'self'", ...captchaOrigins],
+          connectSrc: ["'self'", ...captchaOrigins, ...(stripeJs.length ? ['https://api.stripe.com'] : [])],
           formAction: ["'self'"],
           frameAncestors: ["'none'"],
           objectSrc: ["'none'"],
@@ -405,6 +433,7 @@ export async function buildApp({
       clock,
       appUrl: config.appUrl,
       operatorName: config.OPERATOR_NAME,
+      beforeAccountDeleted: [(userId) => billing.forgetCustomer(userId)],
       onAccountDeleted: [...onAccountDeleted, (account) => backupService.deleteFor(account.userId)],
       log: app.log,
     });
@@ -440,6 +469,8 @@ export async function buildApp({
         supportEmail: config.SUPPORT_EMAIL,
         billing: config.BILLING,
         freeLinkLimit: config.FREE_LINK_LIMIT,
+        trialDays: config.BILLING === 'stripe' ? config.TRIAL_DAYS : 0,
+        stripePublishableKey: (config.BILLING === 'stripe' && config.STRIPE_PUBLISHABLE_KEY) || null,
       }),
     );
     authRoutes(route, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
@@ -455,7 +486,8 @@ export async function buildApp({
       backups: backupService,
       maxBytes: config.IMPORT_MAX_BYTES,
     });
-    if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
+    if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing, config.appUrl));
+    if (config.BILLING === 'stripe') await app.register(stripeWebhookRoute(billing));
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
     await serveWebApp(app);
   }

@@ -23,7 +23,9 @@ describe('loadConfig', () => {
       FREE_LINK_LIMIT: 30,
       PRICE_MONTHLY: 4.9,
       PRICE_YEARLY: 49.9,
-      appUrl: 'http://127.0.0.1:3000',
+      TRIAL_DAYS: 0,
+      // The address the README tells people to open: links handed out come back to the same origin.
+      appUrl: 'http://localhost:3000',
     });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.dataDir).toMatch(/\/data$/);
@@ -67,7 +69,32 @@ describe('loadConfig', () => {
     );
   });
 
-  it('derives the public URL and accepts PostgreSQL', () => {
+  it('with BILLING=stripe, stops at start-up naming every missing key or price in one line', () => {
+    expect(fails({ BILLING: 'stripe' })).toBe(
+      'Invalid configuration: STRIPE_SECRET_KEY is required when BILLING=stripe (also missing: STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_MONTHLY, STRIPE_PRICE_YEARLY)',
+    );
+    const stripe = {
+      BILLING: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_hunter2',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PRICE_MONTHLY: 'price_m',
+    };
+    expect(fails(stripe)).toBe('Invalid configuration: STRIPE_PRICE_YEARLY is required when BILLING=stripe');
+    expect(loadConfig({ ...stripe, STRIPE_PRICE_YEARLY: 'price_y' }).BILLING).toBe('stripe');
+    const wrongKey = fails({ ...stripe, STRIPE_SECRET_KEY: 'pk_test_hunter2', STRIPE_PRICE_YEARLY: 'price_y' });
+    expect(wrongKey).toBe(
+      'Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)',
+    );
+    expect(fails({ ...stripe, STRIPE_PRICE_YEARLY: 'prod_y' })).toBe(
+      'Invalid configuration: STRIPE_PRICE_YEARLY must be a Stripe price id (price_…) (got "prod_y")',
+    );
+    expect(fails({ TRIAL_DAYS: '-1' })).toMatch(/TRIAL_DAYS must be a whole number of days between 0 and 730/);
+    expect(loadConfig({ TRIAL_DAYS: '14' }).TRIAL_DAYS).toBe(14);
+  });
+
+  it('derives the public URL from the host people open, and accepts PostgreSQL', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '3100' }).appUrl).toBe('http://localhost:3100');
+    expect(loadConfig({ HOST: '192.168.1.20' }).appUrl).toBe('http://192.168.1.20:3000');
     const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u@127.0.0.1:5432/lw' });
     expect(c.appUrl).toBe('http://localhost:8080');
     expect(c.DATABASE_URL).toBe('postgres://u@127.0.0.1:5432/lw');

@@ -21,6 +21,14 @@ const money = z.coerce
 const url = (protocols: string[]) =>
   z.url({ error: `must be a URL (${protocols.join(' or ')})`, protocol: new RegExp(`^(${protocols.join('|')})$`) });
 
+/** What BILLING=stripe cannot start without. */
+const STRIPE_REQUIRED = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PRICE_MONTHLY',
+  'STRIPE_PRICE_YEARLY',
+] as const;
+
 /** Every environment variable the server reads (ARCHITECTURE §11), with defaults and allowed values. */
 export const ConfigSchema = z
   .object({
@@ -69,11 +77,35 @@ export const ConfigSchema = z
     JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     JOB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
     BILLING: z.enum(['off', 'simulated', 'stripe'], { error: 'must be off, simulated or stripe' }).default('simulated'),
-    STRIPE_SECRET_KEY: z.string().min(1).optional(),
-    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-    STRIPE_PRICE_MONTHLY: z.string().min(1).optional(),
-    STRIPE_PRICE_YEARLY: z.string().min(1).optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S+$/, { error: 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)' })
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\S+$/, { error: "must be the webhook endpoint's signing secret (whsec_…)" })
+      .optional(),
+    // Optional: with it the browser goes to Checkout through Stripe.js's redirect helper, else by URL.
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_(test|live)_\S+$/, { error: 'must be a Stripe publishable key (pk_test_… or pk_live_…)' })
+      .optional(),
+    STRIPE_PRICE_MONTHLY: z
+      .string()
+      .regex(/^price_\w+$/, { error: 'must be a Stripe price id (price_…)' })
+      .optional(),
+    STRIPE_PRICE_YEARLY: z
+      .string()
+      .regex(/^price_\w+$/, { error: 'must be a Stripe price id (price_…)' })
+      .optional(),
     STRIPE_API_BASE: url(['http', 'https']).optional(),
+    // A free trial before the first charge (the card is asked up front); 0 = no trial.
+    TRIAL_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days between 0 and 730' })
+      .int({ error: 'must be a whole number of days between 0 and 730' })
+      .min(0, { error: 'must be a whole number of days between 0 and 730' })
+      .max(730, { error: 'must be a whole number of days between 0 and 730' })
+      .default(0),
     PRICE_MONTHLY: money.default(4.9),
     PRICE_YEARLY: money.default(49.9),
     PRICE_CURRENCY: z
@@ -156,11 +188,15 @@ export const ConfigSchema = z
       });
     }
     if (c.BILLING === 'stripe') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['BILLING'],
-        message: '"stripe" is not supported in this version; use off or simulated',
-      });
+      const missing = STRIPE_REQUIRED.filter((name) => !c[name]);
+      if (missing.length > 0) {
+        const [first, ...rest] = missing;
+        ctx.addIssue({
+          code: 'custom',
+          path: [first ?? 'BILLING'],
+          message: `is required when BILLING=stripe${rest.length ? ` (also missing: ${rest.join(', ')})` : ''}`,
+        });
+      }
     }
     if (c.ROLE !== 'all' && !c.DATABASE_URL) {
       // api and worker processes meet in a shared database; an embedded file has one process.
@@ -280,6 +316,12 @@ export type Config = z.infer<typeof ConfigSchema> & {
   remoteEmbedding: RemoteEmbeddingConfig | null;
 };
 
+/**
+ * Hosts the README's `http://localhost:3000` reaches. Links the server hands out (checkout return,
+ * portal return) must come back to the origin the user opened, or the browser arrives signed out.
+ */
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::']);
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -319,10 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
-    appUrl: (c.APP_URL ?? `http://${c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST}:${c.PORT}`).replace(
-      /\/$/,
-      '',
-    ),
+    appUrl: (c.APP_URL ?? `http://${LOCAL_HOSTS.has(c.HOST) ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/$/, ''),
     poolSize: c.DATABASE_POOL_SIZE ?? Math.max(2, availableParallelism() * 2),
     version,
     remoteEmbedding: remoteEmbedding(c),

@@ -27,7 +27,18 @@ async function main(): Promise<void> {
     poolSize: config.poolSize,
   });
   await migrateToLatest(database);
-  const app = await buildApp({ config, database });
+  let app;
+  try {
+    app = await buildApp({ config, database });
+  } catch (error) {
+    // Settings only the provider can check (a Stripe price that does not exist): one line, as above.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      await database.close();
+      process.exit(1);
+    }
+    throw error;
+  }
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish (up to 10 s), then close the DB.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

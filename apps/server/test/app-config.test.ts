@@ -20,6 +20,8 @@ describe.each(engines())('public client settings on %s', (engine) => {
       supportEmail: 'help@linkwise.test',
       billing: 'simulated',
       freeLinkLimit: 12,
+      trialDays: 0,
+      stripePublishableKey: null,
     });
   });
 
@@ -30,7 +32,9 @@ describe.each(engines())('public client settings on %s', (engine) => {
       'billing',
       'freeLinkLimit',
       'operatorName',
+      'stripePublishableKey',
       'supportEmail',
+      'trialDays',
     ]);
   });
 });

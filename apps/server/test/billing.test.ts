@@ -85,7 +85,7 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
 
     const paid = await pay(checkout.url);
     expect(paid.status).toBe(303);
-    expect(paid.location).toBe(`/subscription/success?session_id=${checkout.sessionId}`);
+    expect(paid.location).toBe(`${server.url}/subscription/success?session_id=${checkout.sessionId}`);
 
     const active = await api.subscriptionStatus();
     expect(active).toMatchObject({
@@ -177,7 +177,7 @@ describe.each(engines())('plans and simulated billing on %s', (engine) => {
     const { api } = await server.signUp('undecided');
     const { url } = await api.createCheckout({ body: { plan: 'monthly' } });
     const res = await fetch(`${url}/cancel`, { method: 'POST', redirect: 'manual' });
-    expect([res.status, res.headers.get('location')]).toEqual([303, '/subscription/cancel']);
+    expect([res.status, res.headers.get('location')]).toEqual([303, `${server.url}/subscription/cancel`]);
     expect((await api.subscriptionStatus()).status).toBe('free');
     expect((await pay(url)).status).toBe(410);
 

@@ -199,5 +199,7 @@ export async function upgrade(
   const paid = await fetch(`${url}/pay`, { method: 'POST', redirect: 'manual' });
   expect(paid.status).toBe(303);
   const sessionId = url.split('/').pop() ?? '';
-  expect(paid.headers.get('location')).toBe(`/subscription/success?session_id=${encodeURIComponent(sessionId)}`);
+  expect(paid.headers.get('location')).toBe(
+    `${server.url}/subscription/success?session_id=${encodeURIComponent(sessionId)}`,
+  );
 }

@@ -44,7 +44,9 @@ describe('module walls', () => {
         "import type { SearchService } from '../search/search.service.js';\nexport type X = SearchService;\n",
       ),
     ).toHaveLength(1);
-  });
+    // The first lint builds the type-aware program of the whole server (the Stripe SDK's types are
+    // large): slow on a busy machine, once.
+  }, 120_000);
 
   it('refuses platform code importing a feature module', async () => {
     expect(

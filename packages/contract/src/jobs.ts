@@ -32,12 +32,26 @@ export type ImportLinksPayload = z.infer<typeof ImportLinksPayloadSchema>;
 /** The hourly sweep that writes the automatic backups that are due. */
 export const BackupLinksPayloadSchema = z.object({});
 
+/**
+ * Apply a verified Stripe webhook: the customer's subscription is read again from Stripe (events
+ * arrive out of order, so the event's own copy may be stale) and its current state applied.
+ */
+export const StripeEventPayloadSchema = z.object({
+  eventId: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  customerId: z.string().min(1).max(255),
+  /** The user a checkout named (client_reference_id), for a customer not yet linked to one. */
+  userId: z.string().min(1).max(64).nullable().default(null),
+});
+export type StripeEventPayload = z.infer<typeof StripeEventPayloadSchema>;
+
 /** Every job name with its payload schema. */
 export const JobPayloadSchemas = {
   'analyze-link': AnalyzeLinkPayloadSchema,
   'reembed-links': ReembedLinksPayloadSchema,
   'import-links': ImportLinksPayloadSchema,
   'backup-links': BackupLinksPayloadSchema,
+  'stripe-event': StripeEventPayloadSchema,
 } as const;
 
 export type JobName = keyof typeof JobPayloadSchemas;

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-platform.js';
 import * as m0012 from './migrations/0012-search-schema.js';
 import * as m0013 from './migrations/0013-account-security.js';
 import * as m0014 from './migrations/0014-imports.js';
+import * as m0015 from './migrations/0015-billing-customers.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -33,6 +34,7 @@ const migrations: Record<string, EngineMigration> = {
   '0012-search-schema': m0012,
   '0013-account-security': m0013,
   '0014-imports': m0014,
+  '0015-billing-customers': m0015,
 };
 
 /** Every migration's name, oldest first. */

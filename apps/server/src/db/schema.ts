@@ -249,6 +249,16 @@ export interface ImportLinksTable {
   link_id: string;
 }
 
+/** One payment-provider customer per user (migration 0015). */
+export interface BillingCustomersTable {
+  user_id: string;
+  provider: 'simulated' | 'stripe';
+  customer_id: string;
+  created_at: Millis;
+  /** When the provider state last applied for this customer was read (out-of-order guard). */
+  synced_at: Millis | null;
+}
+
 export interface DB {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -270,6 +280,7 @@ export interface DB {
   imports: ImportsTable;
   import_issues: ImportIssuesTable;
   import_links: ImportLinksTable;
+  billing_customers: BillingCustomersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,5 @@
-import type { PaidPlanId } from '@linkwise/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { ApiError, type PaidPlanId } from '@linkwise/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -16,6 +16,8 @@ export const FALLBACK_CONFIG = {
   supportEmail: 'support@linkwise.example',
   billing: 'simulated' as const,
   freeLinkLimit: 30,
+  trialDays: 0,
+  stripePublishableKey: null,
 };
 
 export function usePlans() {
@@ -37,7 +39,10 @@ export function useSubscriptionStatus(enabled = true) {
  */
 export function useCheckout() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [processing, setProcessing] = useState<PaidPlanId | null>(null);
+  /** The plan whose checkout could not be created (the Checkout Error panel retries it). */
+  const [failed, setFailed] = useState<PaidPlanId | null>(null);
   const start = async (plan: PaidPlanId) => {
     if (!useAuth.getState().isAuthenticated) {
       toast.error('Please sign in to upgrade your plan');
@@ -45,16 +50,29 @@ export function useCheckout() {
       return;
     }
     setProcessing(plan);
+    setFailed(null);
     try {
-      const { url } = await api.createCheckout({ body: { plan } });
-      // The simulated provider (and a hosted checkout) answer a page to send the browser to.
+      const [{ url, sessionId }, config] = await Promise.all([
+        api.createCheckout({ body: { plan } }),
+        queryClient.fetchQuery({ queryKey: ['config'], queryFn: () => api.appConfig(), staleTime: Infinity }),
+      ]);
+      // With Stripe and a publishable key, Stripe.js's helper redirects (loaded only now); else the URL.
+      if (sessionId && config.stripePublishableKey) {
+        const { redirectToStripeCheckout } = await import('../features/subscription/stripe-redirect');
+        if (await redirectToStripeCheckout(config.stripePublishableKey, sessionId)) return;
+      }
       window.location.assign(url);
-    } catch {
-      toast.error('Failed to create checkout session. Please try again.');
+    } catch (error) {
+      // A refusal the user can act on (already subscribed: manage it instead) is said as the server says it.
+      if (error instanceof ApiError && error.code === 'INVALID_STATE') toast.error(error.message);
+      else {
+        toast.error('Failed to create checkout session. Please try again.');
+        setFailed(plan);
+      }
       setProcessing(null);
     }
   };
-  return { processing, start };
+  return { processing, failed, start };
 }
 
 /** Opens the billing portal in a new tab; the tab is opened first so pop-up blockers allow it. */

@@ -45,6 +45,8 @@ export interface AccountDeps {
   clock: Clock;
   appUrl: string;
   operatorName: string;
+  /** Run before the rows go; one that throws stops the deletion (a subscription must stop charging first). */
+  beforeAccountDeleted: ((userId: string) => Promise<void>)[];
   onAccountDeleted: AccountDeletionStep[];
   log: { error: (context: object, message: string) => void };
 }
@@ -241,6 +243,7 @@ export class AccountService {
       username: row.username,
       providerCustomerId: actor.subscription?.provider_customer_id ?? null,
     };
+    for (const step of this.deps.beforeAccountDeleted) await step(row.id);
     await this.deps.users.deleteUser(row.id, row.email);
     for (const step of this.deps.onAccountDeleted) {
       await step(deleted).catch((error: unknown) =>

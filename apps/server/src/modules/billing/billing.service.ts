@@ -12,8 +12,29 @@ import {
   type BillingMode,
   type EffectiveSubscription,
 } from './entitlements.js';
-import type { PaymentProvider, SubscriptionEvent } from './payment-provider.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobQueue } from '../../platform/jobs/job-queue.js';
+import type { PaymentProvider, RemoteBilling, SubscriptionEvent, SubscriptionState } from './payment-provider.js';
+import { SimulatedPaymentProvider } from './simulated-provider.js';
 import type { CheckoutSessionRow, SubscriptionRepository } from './subscription.repository.js';
+
+/** Stripe events that can change a subscription; others are acknowledged and ignored. */
+export const STRIPE_EVENTS = new Set([
+  'checkout.session.completed',
+  'checkout.session.expired',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
+  'customer.subscription.trial_will_end',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.payment_action_required',
+  'subscription_schedule.updated',
+  'subscription_schedule.released',
+  'subscription_schedule.canceled',
+]);
 
 const SESSION_TTL_MS = 60 * 60 * 1000;
 
@@ -21,10 +42,15 @@ export interface BillingDeps {
   subscriptions: SubscriptionRepository;
   countLinks: (userId: string) => Promise<number>;
   provider: PaymentProvider | null;
+  /** The same provider's webhooks and remote state, when it has them (Stripe). */
+  remote?: RemoteBilling;
   mode: BillingMode;
   freeLinkLimit: number;
   plans: Plan[];
   clock: Clock;
+  /** Where verified webhooks are handed to be applied once (the `stripe-event` job). */
+  queue?: JobQueue;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
 /** Plans, allowances and every subscription change. */
@@ -114,16 +140,24 @@ export class BillingService {
           : 'You already have Pro: switch between monthly and yearly from subscription management.',
       );
     }
-    const sessionId = await this.openSession(actor, 'checkout', plan);
-    return { url: provider.checkoutUrl(sessionId), sessionId };
+    return provider.startCheckout({
+      userId: actor.userId,
+      email: actor.email,
+      username: actor.username,
+      plan,
+      openLocalSession: () => this.openSession(actor, 'checkout', plan),
+    });
   }
 
   async createPortal(actor: Actor): Promise<{ url: string }> {
     const provider = this.requireProvider();
     const sub = this.subscriptionOf(actor);
-    if (!sub.plan) throw new AppError('INVALID_STATE', 'There is no subscription to manage yet.');
-    const sessionId = await this.openSession(actor, 'portal', sub.plan);
-    return { url: provider.portalUrl(sessionId) };
+    const plan = sub.plan;
+    if (!plan) throw new AppError('INVALID_STATE', 'There is no subscription to manage yet.');
+    return provider.startPortal({
+      userId: actor.userId,
+      openLocalSession: () => this.openSession(actor, 'portal', plan),
+    });
   }
 
   private current(actor: Actor) {
@@ -171,22 +205,138 @@ export class BillingService {
     const now = this.deps.clock.now();
     const fresh = await this.deps.subscriptions.markEventProcessed(event.eventId, event.provider, event.type, now);
     if (!fresh) return undefined;
-    const existing = await this.deps.subscriptions.find(event.userId);
+    return this.applyState(event, now);
+  }
+
+  /**
+   * Stores a subscription state as the provider holds it (states, unlike events, may be applied
+   * again). `readAt` is when the provider was asked: with a provider customer on record, a state read
+   * earlier than the one already applied is dropped (two jobs for one customer may finish in either
+   * order). Returns the row as stored, or undefined when the state was older.
+   */
+  private async applyState(state: SubscriptionState, readAt: number) {
+    return this.deps.subscriptions.transaction(async (tx) => {
+      const customer = await tx.findCustomer(state.userId);
+      if (customer && customer.provider === state.provider && !(await tx.claimSync(state.userId, readAt))) {
+        return undefined;
+      }
+      return this.writeState(tx, state);
+    });
+  }
+
+  private async writeState(subscriptions: SubscriptionRepository, state: SubscriptionState) {
+    const now = this.deps.clock.now();
+    const existing = await subscriptions.find(state.userId);
     const row = {
-      user_id: event.userId,
-      provider: event.provider,
-      status: event.status,
-      plan: event.plan,
-      scheduled_plan: event.scheduledPlan,
-      current_period_end: event.currentPeriodEnd,
-      cancel_at_period_end: event.cancelAtPeriodEnd ? 1 : 0,
-      provider_customer_id: event.customerId,
-      provider_subscription_id: event.subscriptionId,
+      user_id: state.userId,
+      provider: state.provider,
+      status: state.status,
+      plan: state.plan,
+      scheduled_plan: state.scheduledPlan,
+      current_period_end: state.currentPeriodEnd,
+      cancel_at_period_end: state.cancelAtPeriodEnd ? 1 : 0,
+      provider_customer_id: state.customerId,
+      provider_subscription_id: state.subscriptionId,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     } as const;
-    await this.deps.subscriptions.upsert(row);
+    await subscriptions.upsert(row);
     return row;
+  }
+
+  private stripe(): RemoteBilling {
+    if (this.deps.provider?.name !== 'stripe' || !this.deps.remote) throw new AppError('NOT_FOUND', 'Not found');
+    return this.deps.remote;
+  }
+
+  /**
+   * `POST /api/webhooks/stripe`: verifies the signature over the raw bytes, records the event id and
+   * queues its processing in one transaction. A redelivered event finds its id recorded and adds
+   * nothing; a bad signature changes nothing.
+   */
+  async receiveStripeWebhook(raw: Buffer, signature: string | undefined): Promise<{ received: true }> {
+    const stripe = this.stripe();
+    let event;
+    try {
+      if (!signature) throw new Error('no Stripe-Signature header');
+      event = stripe.verifyWebhook(raw, signature);
+    } catch (error) {
+      this.deps.log?.warn({ reason: error instanceof Error ? error.message : String(error) }, 'stripe webhook refused');
+      throw new AppError('VALIDATION_ERROR', 'Invalid Stripe webhook signature.');
+    }
+    if (!STRIPE_EVENTS.has(event.type)) return { received: true };
+    const object = event.data.object as { object?: string; customer?: unknown; client_reference_id?: unknown };
+    const customerId =
+      typeof object.customer === 'string'
+        ? object.customer
+        : object.customer && typeof object.customer === 'object' && 'id' in object.customer
+          ? String(object.customer.id)
+          : undefined;
+    if (!customerId) return { received: true };
+    const userId =
+      object.object === 'checkout.session' && typeof object.client_reference_id === 'string'
+        ? object.client_reference_id.slice(0, 64)
+        : null;
+    const queue = this.deps.queue;
+    if (!queue) throw new Error('the stripe-event job needs a queue');
+    const queued = await this.deps.subscriptions.transaction(async (tx) => {
+      if (!(await tx.markEventProcessed(event.id, 'stripe', event.type, this.deps.clock.now()))) return false;
+      await queue.enqueue(
+        'stripe-event',
+        { eventId: event.id, type: event.type, customerId, userId },
+        { tx: tx.connection },
+      );
+      return true;
+    });
+    if (queued) queue.queued();
+    return { received: true };
+  }
+
+  /** The `stripe-event` job: the customer's subscription as Stripe holds it now, applied. */
+  async syncStripeCustomer(customerId: string, claimedUserId: string | null): Promise<void> {
+    const stripe = this.stripe();
+    let userId = await this.deps.subscriptions.userForCustomer('stripe', customerId);
+    if (!userId && claimedUserId && (await this.deps.subscriptions.userExists(claimedUserId))) {
+      // A customer made outside this server (a Payment Link, the dashboard) is linked by its checkout.
+      const saved = await this.deps.subscriptions.saveCustomer({
+        user_id: claimedUserId,
+        provider: 'stripe',
+        customer_id: customerId,
+        created_at: this.deps.clock.now(),
+      });
+      if (saved.customer_id === customerId) userId = claimedUserId;
+    }
+    if (!userId) {
+      this.deps.log?.warn({ customerId }, 'stripe event for a customer no user has; ignored');
+      return;
+    }
+    const readAt = this.deps.clock.now();
+    await this.applyState(await stripe.currentState(userId, customerId), readAt);
+  }
+
+  /**
+   * For account deletion: ends the user's paid subscription at once (no further charge), deletes the
+   * provider's customer and forgets both here. Throws when the provider cannot be reached, so the
+   * account is not deleted while a subscription keeps charging.
+   */
+  async forgetCustomer(userId: string): Promise<void> {
+    const customer = await this.deps.subscriptions.findCustomer(userId);
+    if (customer?.provider === 'stripe') {
+      const remote = this.deps.provider?.name === 'stripe' ? this.deps.remote : undefined;
+      if (!remote) {
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'This account has a Stripe subscription but Stripe is not configured.',
+        );
+      }
+      try {
+        await remote.closeCustomer(customer.customer_id);
+      } catch (error) {
+        this.deps.log?.error({ err: error }, 'could not close the Stripe customer');
+        throw new AppError('SERVICE_UNAVAILABLE', 'Payment system error. Please try again later.');
+      }
+    }
+    await this.deps.subscriptions.forget(userId);
   }
 
   /** An open, unexpired session of the given kind, or an explanation of why it cannot be used. */
@@ -203,7 +353,9 @@ export class BillingService {
     const session = await this.openSessionFor(id, 'checkout');
     if ('problem' in session) return 'unavailable';
     if (!(await this.deps.subscriptions.closeSession(id, 'completed'))) return 'unavailable';
-    const event = await this.requireProvider().confirmCheckout(session.user_id, session.plan, this.deps.clock.now());
+    const provider = this.requireProvider();
+    if (!(provider instanceof SimulatedPaymentProvider)) return 'unavailable';
+    const event = await provider.confirmCheckout(session.user_id, session.plan, this.deps.clock.now());
     await this.applyProviderEvent(event);
     return 'completed';
   }

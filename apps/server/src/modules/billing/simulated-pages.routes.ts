@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { toIsoOrNull } from '../../lib/clock.js';
 import type { BillingService } from './billing.service.js';
+import { returnUrls } from './return-urls.js';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -42,7 +43,8 @@ function problemPage(reply: FastifyReply, problem: string) {
  * The simulated payment provider's pages. A session id is an unguessable capability (256 bits),
  * which is how the browser, carrying no bearer token here, proves whose checkout it is.
  */
-export function simulatedPaymentPages(billing: BillingService) {
+export function simulatedPaymentPages(billing: BillingService, appUrl: string) {
+  const back = returnUrls(appUrl);
   return function plugin(app: FastifyInstance, _options: unknown, done: (err?: Error) => void): void {
     // The Pay/Cancel forms post no fields; accept their content type without parsing anything.
     app.addContentTypeParser(
@@ -85,7 +87,7 @@ confirmation path a real payment provider uses.</p>
       const result = await billing.completeCheckout(id);
       if (result !== 'completed')
         return problemPage(reply, 'This checkout has already been completed, cancelled or has expired.');
-      return reply.redirect(`/subscription/success?session_id=${encodeURIComponent(id)}`, 303);
+      return reply.redirect(back.success(encodeURIComponent(id)), 303);
     });
 
     app.post<{ Params: { id: string } }>('/billing/simulated/checkout/:id/cancel', hide, async (request, reply) => {
@@ -95,7 +97,7 @@ confirmation path a real payment provider uses.</p>
       if (!(await billing.cancelCheckout(id))) {
         return problemPage(reply, 'This checkout has already been completed, cancelled or has expired.');
       }
-      return reply.redirect('/subscription/cancel', 303);
+      return reply.redirect(back.cancel, 303);
     });
 
     app.get<{ Params: { id: string } }>('/billing/simulated/portal/:id', hide, async (request, reply) => {
@@ -128,7 +130,7 @@ confirmation path a real payment provider uses.</p>
 <dt>Status</dt><dd>${escapeHtml(status.cancelAtPeriodEnd ? 'Active until the end of the period' : status.status)}</dd>
 <dt>${status.cancelAtPeriodEnd || !status.isSubscribed ? 'Expires' : 'Renews'}</dt><dd>${escapeHtml(date)}</dd>
 ${scheduled ? `<dt>Next plan</dt><dd>${escapeHtml(scheduled.name)} from ${escapeHtml(date)}</dd>` : ''}</dl>
-<div class="actions">${actions}<a class="button" href="/profile">Return to Linkwise</a></div>`,
+<div class="actions">${actions}<a class="button" href="${escapeHtml(back.portalReturn)}">Return to Linkwise</a></div>`,
         ),
       );
     });

@@ -1,7 +1,13 @@
 import type { PaidPlanId } from '@linkwise/contract';
 import { newId } from '../../lib/ids.js';
 import { addInterval } from './entitlements.js';
-import type { CurrentSubscription, PaymentProvider, SubscriptionEvent } from './payment-provider.js';
+import type {
+  CheckoutRequest,
+  CurrentSubscription,
+  PaymentProvider,
+  PortalRequest,
+  SubscriptionEvent,
+} from './payment-provider.js';
 
 /**
  * A payment provider that takes no money: its checkout and portal are local pages marked as test
@@ -10,14 +16,16 @@ import type { CurrentSubscription, PaymentProvider, SubscriptionEvent } from './
 export class SimulatedPaymentProvider implements PaymentProvider {
   readonly name = 'simulated' as const;
 
+  /** `appUrl` is the address people open (APP_URL): every page it hands out must come back to that origin. */
   constructor(private readonly appUrl: string) {}
 
-  checkoutUrl(sessionId: string): string {
-    return `${this.appUrl}/billing/simulated/checkout/${sessionId}`;
+  async startCheckout(request: CheckoutRequest): Promise<{ url: string; sessionId: string }> {
+    const sessionId = await request.openLocalSession();
+    return { url: `${this.appUrl}/billing/simulated/checkout/${sessionId}`, sessionId };
   }
 
-  portalUrl(sessionId: string): string {
-    return `${this.appUrl}/billing/simulated/portal/${sessionId}`;
+  async startPortal(request: PortalRequest): Promise<{ url: string }> {
+    return { url: `${this.appUrl}/billing/simulated/portal/${await request.openLocalSession()}` };
   }
 
   private event(type: string, sub: Omit<SubscriptionEvent, 'eventId' | 'provider' | 'type'>): SubscriptionEvent {

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { scrollToSection, SiteFooter } from '../../components/site-footer';
 import { Button, buttonClass } from '../../components/ui/button';
 import { formatPrice } from '../../lib/format';
-import { usePlans } from '../../lib/shared-queries';
+import { useAppConfig, usePlans } from '../../lib/shared-queries';
 
 const STATS = [
   { value: '10K+', label: 'Links organised' },
@@ -64,6 +64,8 @@ function useHashScroll() {
 
 function PlanCards() {
   const plans = usePlans();
+  // The Pro action offers a trial only when one is configured (the FAQ says so too).
+  const trialDays = useAppConfig().data?.trialDays ?? 0;
   const free = plans.data?.data.find((p) => p.id === 'free');
   const monthly = plans.data?.data.find((p) => p.id === 'monthly');
   const yearly = plans.data?.data.find((p) => p.id === 'yearly');
@@ -109,7 +111,7 @@ function PlanCards() {
           ))}
         </ul>
         <Link to="/register" className={buttonClass('primary', 'md', 'mt-6 w-full')}>
-          Start Free Trial
+          {trialDays > 0 ? 'Start Free Trial' : 'Upgrade to Pro'}
         </Link>
       </article>
     </div>

@@ -1,6 +1,7 @@
 import { Crown, Lock, Puzzle } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { PaymentErrorPanel } from '../../components/payment-error-panel';
 import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
 import { ApiTokensCard } from '../account/api-tokens-card';
 import { AccountSecurityItems } from '../account/security-items';
@@ -34,6 +35,8 @@ function SubscriptionCard() {
   };
   const pro = s.status === 'active';
   const expires = s.status === 'canceled' || (pro && s.cancelAtPeriodEnd);
+  // A failed renewal keeps the subscription at the provider: the card is fixed in the portal, not by a new checkout.
+  const paymentDue = (s.status === 'past_due' || s.status === 'unpaid') && s.plan !== null;
   return (
     <section aria-labelledby="subscription" className={card}>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -60,8 +63,19 @@ function SubscriptionCard() {
           {s.totalLinks} of {s.linkLimit} links used
         </p>
       )}
+      {paymentDue && (
+        <p role="status" className="mt-2 text-sm text-amber-800 dark:text-amber-200">
+          Your last payment did not go through, so your account has Free limits for now. Update your payment method to
+          get Pro back.
+        </p>
+      )}
+      {portal.isError && (
+        <div className="mt-4">
+          <PaymentErrorPanel kind="management" onRetry={() => portal.mutate()} />
+        </div>
+      )}
       <div className="mt-4">
-        {pro ? (
+        {pro || paymentDue ? (
           <Button variant="secondary" disabled={portal.isPending} onClick={() => portal.mutate()}>
             Manage
           </Button>

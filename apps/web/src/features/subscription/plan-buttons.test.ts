@@ -33,4 +33,11 @@ describe('pricing buttons (spec §2)', () => {
         .join(' '),
     ).toContain('up to 12 links');
   });
+
+  it('answers the trial question truthfully for what is configured', () => {
+    const trial = (days: number) => faq(30, days).find((f) => f.q === 'Is there a free trial?')?.a ?? '';
+    expect(trial(0)).toMatch(/^There is no free trial/);
+    expect(trial(14)).toMatch(/^Yes: your first Pro subscription starts with 14 days free/);
+    expect(trial(14)).toContain('Your card is asked for up front');
+  });
 });

@@ -1,4 +1,4 @@
-import type { Plan } from '@linkwise/contract';
+import type { PaidPlanId, Plan } from '@linkwise/contract';
 import { ArrowLeft, Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { SubscriptionErrorBoundary } from '../../components/subscription-error-boundary';
@@ -7,10 +7,10 @@ import { Spinner } from '../../components/ui/spinner';
 import { useAuth } from '../../lib/auth-store';
 import { formatPrice } from '../../lib/format';
 import { PaymentErrorPanel } from '../../components/payment-error-panel';
-import { useCheckout, usePlans, usePortal } from '../../lib/shared-queries';
+import { useAppConfig, useCheckout, usePlans, usePortal } from '../../lib/shared-queries';
 
-/** The six questions; the Free plan's size comes from the server's configuration. */
-export const faq = (limit: number): { q: string; a: string }[] => [
+/** The six questions; the Free plan's size and any trial come from the server's configuration. */
+export const faq = (limit: number, trialDays = 0): { q: string; a: string }[] => [
   {
     q: 'Can I change my plan at any time?',
     a: 'Yes. Upgrades take effect immediately. Downgrades and cancellations take effect at the end of the current billing period, and you keep Pro access until then.',
@@ -21,7 +21,10 @@ export const faq = (limit: number): { q: string; a: string }[] => [
   },
   {
     q: 'Is there a free trial?',
-    a: `There is no free trial beyond the Free plan itself, which you can use for as long as you like with up to ${limit} links.`,
+    a:
+      trialDays > 0
+        ? `Yes: your first Pro subscription starts with ${trialDays} days free. Your card is asked for up front and charged only when the trial ends; cancel before then and you pay nothing. The Free plan, with up to ${limit} links, is free for as long as you like.`
+        : `There is no free trial beyond the Free plan itself, which you can use for as long as you like with up to ${limit} links.`,
   },
   {
     q: 'Can I get a refund?',
@@ -60,7 +63,15 @@ export function planButton(
   };
 }
 
-function PlanCard({ plan, monthlyYearTotal }: { plan: Plan; monthlyYearTotal: number | null }) {
+function PlanCard({
+  plan,
+  monthlyYearTotal,
+  trialDays,
+}: {
+  plan: Plan;
+  monthlyYearTotal: number | null;
+  trialDays: number;
+}) {
   const { user, isAuthenticated } = useAuth();
   const checkout = useCheckout();
   const portal = usePortal();
@@ -99,6 +110,9 @@ function PlanCard({ plan, monthlyYearTotal }: { plan: Plan; monthlyYearTotal: nu
           )}
         </p>
       )}
+      {plan.id !== 'free' && trialDays > 0 && label.action === 'checkout' && (
+        <p className="mt-2 text-sm font-medium text-green-700 dark:text-green-300">{trialDays}-day free trial</p>
+      )}
       <ul className="mt-5 flex-1 space-y-2 text-sm">
         {plan.features.map((f) => (
           <li key={f} className="flex items-start gap-2">
@@ -106,6 +120,11 @@ function PlanCard({ plan, monthlyYearTotal }: { plan: Plan; monthlyYearTotal: nu
           </li>
         ))}
       </ul>
+      {checkout.failed === plan.id && (
+        <div className="mt-4">
+          <PaymentErrorPanel kind="checkout" onRetry={() => void checkout.start(plan.id as PaidPlanId)} />
+        </div>
+      )}
       <Button
         className="mt-6 w-full"
         variant={plan.popular ? 'primary' : 'secondary'}
@@ -127,6 +146,7 @@ export default function PricingPage() {
   const isAuthenticated = useAuth((s) => s.isAuthenticated);
   const monthly = plans.data?.data.find((p) => p.id === 'monthly');
   const freeLimit = plans.data?.data.find((p) => p.id === 'free')?.linkLimit ?? 30;
+  const trialDays = useAppConfig().data?.trialDays ?? 0;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <Link
@@ -149,7 +169,12 @@ export default function PricingPage() {
         ) : (
           <div className="mt-10 grid gap-6 md:grid-cols-3">
             {plans.data.data.map((plan) => (
-              <PlanCard key={plan.id} plan={plan} monthlyYearTotal={monthly?.priceYearly ?? null} />
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                monthlyYearTotal={monthly?.priceYearly ?? null}
+                trialDays={trialDays}
+              />
             ))}
           </div>
         )}
@@ -159,7 +184,7 @@ export default function PricingPage() {
           Frequently Asked Questions
         </h2>
         <div className="mt-6 divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
-          {faq(freeLimit).map(({ q, a }) => (
+          {faq(freeLimit, trialDays).map(({ q, a }) => (
             <details key={q} className="group p-4">
               <summary className="cursor-pointer font-medium">{q}</summary>
               <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{a}</p>

@@ -17,29 +17,49 @@ const UNLOCKED = [
   'Advanced filtering and sorting',
 ];
 
-/** After checkout: confirm the subscription with the server, then welcome the new Pro user. */
+/** How long the page waits for the payment provider's confirmation (its webhook) before showing the result. */
+const CONFIRM_ATTEMPTS = 20;
+const CONFIRM_INTERVAL_MS = 1500;
+
+/**
+ * After checkout: confirm the subscription with the server, asking again while the provider's
+ * confirmation is on its way, then welcome the new Pro user. The stored user is updated, so the
+ * navbar's Pro badge and menu label change without signing out and in.
+ */
 export default function SuccessPage() {
   const token = useAuth((s) => s.token);
   const user = useAuth((s) => s.user);
   const updateSubscription = useAuth((s) => s.updateSubscription);
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(Boolean(token));
+  const [confirmed, setConfirmed] = useState(false);
 
   useEffect(() => {
     if (!token) return;
     let cancelled = false;
-    api
-      .subscriptionStatus()
-      .then((status) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = async (attempt: number) => {
+      try {
+        const status = await api.subscriptionStatus();
         if (cancelled) return;
-        if (status.isSubscribed) updateSubscription('active', status.plan, status.endDate);
+        if (status.isSubscribed) {
+          updateSubscription('active', status.plan, status.endDate);
+          setConfirmed(true);
+        } else if (attempt < CONFIRM_ATTEMPTS) {
+          timer = setTimeout(() => void check(attempt + 1), CONFIRM_INTERVAL_MS);
+          return;
+        }
         void queryClient.invalidateQueries();
-      })
-      // A failed refresh is only logged; the success view is shown anyway (spec §8).
-      .catch((error: unknown) => console.warn('Subscription status refresh failed', error))
-      .finally(() => !cancelled && setConfirming(false));
+      } catch (error) {
+        // A failed refresh is only logged; the success view is shown anyway (spec §8).
+        console.warn('Subscription status refresh failed', error);
+      }
+      if (!cancelled) setConfirming(false);
+    };
+    void check(1);
     return () => {
       cancelled = true;
+      clearTimeout(timer);
     };
   }, [token, updateSubscription, queryClient]);
 
@@ -57,7 +77,9 @@ export default function SuccessPage() {
         <CheckCircle2 className="mx-auto size-14 text-green-600" aria-hidden />
         <h1 className="mt-4 text-3xl font-bold">Welcome to Pro!</h1>
         <p className="mt-2 text-slate-600 dark:text-slate-400">
-          Your subscription is active. These features are now unlocked:
+          {confirmed || user?.subscriptionStatus === 'active'
+            ? 'Your subscription is active. These features are now unlocked:'
+            : 'Thank you! Your payment is still being confirmed; your plan updates by itself within a few minutes. These features come with Pro:'}
         </p>
         <ul className="mt-4 space-y-1 text-left text-sm">
           {UNLOCKED.map((f) => (
