@@ -24,6 +24,7 @@ export const MODULE_WALLS = {
   links: ['analysis', 'billing', 'embeddings', 'ml', 'pages', 'search-index'],
   search: ['billing', 'embeddings', 'links', 'ml', 'search-index'],
   vault: ['links'],
+  extension: [],
 };
 
 const moduleZones = Object.entries(MODULE_WALLS).flatMap(([module, allowed]) =>
@@ -62,7 +63,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node },
       parserOptions: {
-        project: ['./tsconfig.tests.json', './apps/web/tsconfig.json'],
+        project: ['./tsconfig.tests.json', './apps/web/tsconfig.json', './apps/extension/tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -70,7 +71,7 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['./tsconfig.tests.json', './apps/web/tsconfig.json'],
+          project: ['./tsconfig.tests.json', './apps/web/tsconfig.json', './apps/extension/tsconfig.json'],
           conditionNames: ['@linkwise/source', 'types', 'import', 'default'],
         }),
       ],
@@ -89,7 +90,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/**/*.{ts,tsx}'],
+    files: ['apps/web/**/*.{ts,tsx}', 'apps/extension/src/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -21,6 +21,7 @@ import {
   type RunningServer,
   type WatchedPage,
 } from './harness.js';
+import { extensionJourneys } from './extension-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -135,6 +136,9 @@ void describe('Linkwise in Chromium', () => {
       return server;
     },
   });
+
+  // h–j. The browser extension: Chromium headless, a real key press under Xvfb, Firefox ESR.
+  extensionJourneys();
 
   void describe('b. simulated checkout, paid', () => {
     void it('pays with the keyboard, lands on /subscription/success and activates Pro Yearly', async () => {

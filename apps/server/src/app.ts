@@ -30,6 +30,8 @@ import { buildPlans } from './modules/billing/plans.js';
 import { SimulatedPaymentProvider } from './modules/billing/simulated-provider.js';
 import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
+import { extensionOrigins } from './modules/extension/extension-origins.js';
+import { extensionRoutes } from './modules/extension/extension.routes.js';
 import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
 import { reembedLinksJob, reembedLinksSpec } from './modules/embeddings/reembed-links.job.js';
 import { ReembedRepository } from './modules/embeddings/reembed.repository.js';
@@ -268,10 +270,10 @@ export async function buildApp({
       // The app is often served over plain http on localhost; HSTS belongs to the TLS proxy.
       hsts: false,
     });
-    // Only the browser extensions call the API cross-origin.
+    // Only the browser extensions call the API cross-origin, and only the known ones.
+    const allowedOrigins = extensionOrigins(config.EXTENSION_IDS);
     await app.register(cors, {
-      origin: (origin, cb) =>
-        cb(null, origin === undefined ? false : /^(chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)),
+      origin: (origin, cb) => cb(null, origin !== undefined && allowedOrigins.has(origin.toLowerCase())),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
       maxAge: 600,
@@ -335,6 +337,7 @@ export async function buildApp({
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
     searchRoutes(route, searchService);
     billingRoutes(route, billing);
+    extensionRoutes(app, route, config);
     if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing));
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
     await serveWebApp(app);

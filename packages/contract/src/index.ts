@@ -9,3 +9,4 @@ export * from './routes.js';
 export * from './client.js';
 export * from './vault.js';
 export * from './jobs.js';
+export * from './extension.js';

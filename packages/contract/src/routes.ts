@@ -26,9 +26,11 @@ import {
   UsageResponseSchema,
 } from './subscription.js';
 import { AppConfigResponseSchema } from './app-config.js';
+import { extensionRoutes } from './routes-extension.js';
 
 /** Every route of the public API, keyed by the name the typed client uses. */
 export const routes = {
+  ...extensionRoutes,
   health: defineRoute({
     method: 'GET',
     path: '/api/health',
