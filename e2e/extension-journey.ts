@@ -21,7 +21,7 @@ import {
   type RestartableServer,
   type Site,
 } from './extension-harness.js';
-import { api, registerUser, screenshot, writeArtifact } from './harness.js';
+import { api, registerUser, screenshot, signInBrowser, writeArtifact } from './harness.js';
 import { firefoxJourneys } from './extension-firefox.js';
 import { realKeyJourney } from './extension-keys.js';
 
@@ -368,6 +368,46 @@ export function extensionJourneys(): void {
       await popup2.getByText('Saved to Linkwise').waitFor();
       assert.ok(await lookup(page.url()));
       await popup2.close();
+      await page.close();
+    });
+
+    void it('install page: downloads, steps, the bookmarklet opening a prefilled Add Link dialog', async () => {
+      const page = await ext.context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(server.url);
+      // Without store pages configured, the landing page's buttons lead to the install page.
+      await page.getByRole('link', { name: 'Install Firefox Extension' }).click();
+      await page.waitForURL((u) => u.pathname === '/extension/install' && u.hash === '#firefox');
+      await page.getByRole('heading', { name: 'Install the Linkwise extension' }).waitFor();
+      const chromeZip = page.getByRole('link', { name: 'Download for Chrome and Edge (.zip)' });
+      const href = await chromeZip.getAttribute('href');
+      assert.equal(href, '/extension/download/linkwise-chrome.zip');
+      const zip = await fetch(`${server.url}${href}`);
+      assert.equal(zip.status, 200);
+      assert.equal(zip.headers.get('content-type'), 'application/zip');
+      await page.getByRole('link', { name: 'Download for Firefox (.zip)' }).waitFor();
+      const code = await page.getByRole('link', { name: 'Save to Linkwise' }).getAttribute('href');
+      assert.ok(code?.startsWith('javascript:'), 'the bookmarklet is a javascript: bookmark');
+      assert.ok(code.includes(JSON.stringify(`${server.url}/dashboard?add=`)), code);
+      const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+      assert.ok(wide <= 390, `no sideways scrolling at 390 px (${wide})`);
+      await screenshot(page, 'h-install-page-390');
+
+      // The bookmarklet, run on a page of another site, opens the dashboard's Add Link dialog prefilled.
+      const article = await ext.context.newPage();
+      await article.goto(site.url('/bookmarklet-article'));
+      await signInBrowser(page, server.url, { token: user.token, user: user.user });
+      const opened = ext.context.waitForEvent('page');
+      await article.evaluate(decodeURIComponent(code.slice('javascript:'.length)));
+      const dialogPage = await opened;
+      await dialogPage.waitForURL((u) => u.pathname === '/dashboard');
+      const dialog = dialogPage.getByRole('dialog');
+      await dialog.waitFor();
+      assert.equal(await dialog.getByLabel('URL').inputValue(), site.url('/bookmarklet-article'));
+      assert.equal(await dialog.getByLabel('Title').inputValue(), 'Bookmarklet article');
+      await screenshot(dialogPage, 'h-bookmarklet-dialog');
+      await dialogPage.close();
+      await article.close();
       await page.close();
     });
 
