@@ -88,7 +88,12 @@ export async function startSite(): Promise<Site> {
   return {
     origin,
     url: (pathname) => `${origin}${pathname}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The browser keeps idle keep-alive sockets open; close them, or close() waits for their timeout.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

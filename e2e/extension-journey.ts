@@ -386,8 +386,8 @@ export function extensionJourneys(): void {
       assert.equal(zip.status, 200);
       assert.equal(zip.headers.get('content-type'), 'application/zip');
       await page.getByRole('link', { name: 'Download for Firefox (.zip)' }).waitFor();
-      const code = await page.getByRole('link', { name: 'Save to Linkwise' }).getAttribute('href');
-      assert.ok(code?.startsWith('javascript:'), 'the bookmarklet is a javascript: bookmark');
+      const code = (await page.getByRole('link', { name: 'Save to Linkwise' }).getAttribute('href')) ?? '';
+      assert.ok(code.startsWith('javascript:'), 'the bookmarklet is a javascript: bookmark');
       assert.ok(code.includes(JSON.stringify(`${server.url}/dashboard?add=`)), code);
       const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
       assert.ok(wide <= 390, `no sideways scrolling at 390 px (${wide})`);

@@ -29,6 +29,7 @@ describe('bookmarklet', () => {
     const code = bookmarkletCode('https://links.example.com');
     expect(code.startsWith('javascript:')).toBe(true);
     const opened: string[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- running the bookmark's code is the test
     const run = new Function('window', 'location', 'document', code.slice('javascript:'.length)) as (
       w: unknown,
       l: unknown,
