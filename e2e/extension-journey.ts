@@ -281,19 +281,30 @@ export function extensionJourneys(): void {
       const queue = await sw(async () => (await chrome.storage.local.get<{ queue: unknown[] }>('queue')).queue);
       assert.equal(queue.length, 1);
       assert.ok(await sw(() => chrome.alarms.get('linkwise-retry')), 'a retry is scheduled');
+      // The popup, opened while the server is down, says so and still saves (into the queue).
+      const second = await ext.context.newPage();
+      await second.goto(site.url('/saved-from-the-popup-offline'));
+      const popup = await openPopup(ext, second);
+      await popup.getByText('Linkwise cannot be reached right now.', { exact: false }).waitFor();
+      await popup.getByRole('button', { name: 'Save', exact: true }).click();
+      await popup.getByText('Saved offline: it reaches Linkwise when the server is back.').waitFor();
+      await screenshot(popup, 'h-popup-offline');
+      await popup.close();
       const options = await ext.context.newPage();
       await options.goto(`chrome-extension://${ext.id}/options.html`);
-      await options.getByText('1 saved page waits for the server.').waitFor();
+      await options.getByText('2 saved pages wait for the server.').waitFor();
       await screenshot(options, 'h-options-queue');
-      // A retry while the server is still down keeps the entry.
+      // A retry while the server is still down keeps the entries.
       const stillDown = await flush();
-      assert.equal(stillDown.left, 1);
+      assert.equal(stillDown.left, 2);
 
       await server.start();
       await options.getByRole('button', { name: 'Retry now' }).click();
-      await options.getByText('1 saved page waits for the server.').waitFor({ state: 'hidden' });
+      await options.getByText('2 saved pages wait for the server.').waitFor({ state: 'hidden' });
       const saved = await lookup(page.url());
       assert.ok(saved, 'the queued save arrived');
+      assert.ok(await lookup(second.url()), 'the popup’s queued save arrived');
+      await second.close();
       // A second retry (an answer lost on the way) does not double it.
       await sw(
         (url: string) => chrome.storage.local.set({ queue: [{ id: 'again', body: { url }, attempts: 1, nextAt: 0 }] }),
