@@ -100,8 +100,15 @@ export function firefoxJourneys(): void {
       await auth.waitForSelector('input[type="email"]');
       await auth.type('input[type="email"]', user.user.email);
       await auth.type('input[type="password"]', 'e2e-password-1');
+      // The first connection opens the welcome page, with Firefox's own shortcut.
+      const welcomeTarget = browser.waitForTarget((t) => t.url().includes('/extension/welcome'), { timeout: 15_000 });
       await auth.click('button[type="submit"]');
       await waitForText(auth, 'Successfully Connected!');
+      const welcome = await (await welcomeTarget).page();
+      assert.ok(welcome);
+      await waitForText(welcome, 'The Linkwise extension is installed!');
+      await waitForText(welcome, EXTENSION_SHORTCUTS.firefox);
+      await welcome.screenshot({ path: `${ARTIFACTS}/j-firefox-welcome.png` }).catch(() => undefined);
       assert.doesNotMatch(auth.url(), /token=/);
       await auth.screenshot({ path: `${ARTIFACTS}/j-firefox-connected.png` }).catch(() => undefined);
       const connection = await options.evaluate(async () => {
