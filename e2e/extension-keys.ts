@@ -199,6 +199,14 @@ export function realKeyJourney(): void {
       } finally {
         await other.close();
       }
+
+      // Locking (what the idle timer does) forgets the key: the next popup asks for the password again.
+      const again = await openPopup(ext, page);
+      await again.getByRole('button', { name: 'Fill login ada@example.com' }).waitFor();
+      await again.evaluate(() => chrome.runtime.sendMessage({ type: 'vault-lock' }));
+      await again.reload();
+      await again.getByText('1 saved login for this site. Unlock your vault to use it.').waitFor();
+      await again.close();
       await page.close();
     });
   });
