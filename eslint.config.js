@@ -25,6 +25,7 @@ export const MODULE_WALLS = {
   search: ['billing', 'embeddings', 'links', 'ml', 'search-index'],
   vault: ['links'],
   imports: ['billing', 'links', 'vault'],
+  extension: [],
 };
 
 const moduleZones = Object.entries(MODULE_WALLS).flatMap(([module, allowed]) =>
@@ -63,7 +64,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node },
       parserOptions: {
-        project: ['./tsconfig.tests.json', './apps/web/tsconfig.json'],
+        project: ['./tsconfig.tests.json', './apps/web/tsconfig.json', './apps/extension/tsconfig.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -71,7 +72,7 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['./tsconfig.tests.json', './apps/web/tsconfig.json'],
+          project: ['./tsconfig.tests.json', './apps/web/tsconfig.json', './apps/extension/tsconfig.json'],
           conditionNames: ['@linkwise/source', 'types', 'import', 'default'],
         }),
       ],
@@ -90,7 +91,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/**/*.{ts,tsx}'],
+    files: ['apps/web/**/*.{ts,tsx}', 'apps/extension/src/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

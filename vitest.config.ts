@@ -23,6 +23,12 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The extension's pure logic; its browser behaviour is proven by the e2e extension suites.
+        define: { __BROWSER__: JSON.stringify('chrome') },
+        test: { name: 'extension', include: ['apps/extension/src/**/*.test.ts'], environment: 'happy-dom' },
+      },
+      {
+        extends: true,
         plugins: [react()],
         test: {
           name: 'web',

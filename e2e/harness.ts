@@ -60,8 +60,11 @@ export async function startServer(
   extraEnv: Record<string, string> = {},
   main: string = SERVER_MAIN,
 ): Promise<RunningServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-e2e-'));
+  // A caller may pin the port and data folder (a server stopped and started again as the same one);
+  // a folder it passed is its own to remove.
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
+  const ownData = !extraEnv.DATA_DIR;
+  const dataDir = extraEnv.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'linkwise-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   // A minimal environment: nothing from the caller's shell (DATABASE_URL, REDIS_URL, APP_URL…) leaks
   // in, and the working directory is the temp folder so no `.env` file is picked up either.
@@ -90,7 +93,7 @@ export async function startServer(
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (ownData) rmSync(dataDir, { recursive: true, force: true });
   };
 
   const health = createApiClient({ baseUrl: url });
@@ -114,7 +117,7 @@ export async function startServer(
   }
   const kill = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (ownData) rmSync(dataDir, { recursive: true, force: true });
   };
   return { url, child, dataDir, output: () => output, stop, kill };
 }

@@ -24,6 +24,7 @@ import {
 import { securityJourneys } from './security-journey.js';
 import { importJourneys } from './import-journey.js';
 import { stripeJourneys } from './stripe-journey.js';
+import { extensionJourneys } from './extension-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -163,6 +164,9 @@ void describe('Linkwise in Chromium', () => {
       return browser;
     },
   });
+
+  // h–j. The browser extension: Chromium headless, a real key press under Xvfb, Firefox ESR.
+  extensionJourneys();
 
   void describe('b. simulated checkout, paid', () => {
     void it('pays with the keyboard, lands on /subscription/success and activates Pro Yearly', async () => {

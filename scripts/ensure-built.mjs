@@ -21,6 +21,7 @@ function newest(dir) {
 const outputs = [
   ['apps/server/dist/main.js', ['apps/server/src', 'packages/contract/src']],
   ['apps/web/dist/index.html', ['apps/web/src', 'apps/web/index.html', 'packages/contract/src']],
+  ['apps/extension/dist/sizes.json', ['apps/extension/src', 'apps/extension/tools', 'packages/contract/src']],
 ];
 const stale = outputs.some(([out, sources]) => {
   const file = path.join(root, out);

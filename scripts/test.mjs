@@ -50,7 +50,7 @@ if (existsSync(path.join(root, 'e2e/run.ts'))) {
     env: process.env,
     maxBuffer: 64 * 1024 * 1024,
   });
-  console.log('\n▶ browser suites (Chromium)');
+  console.log('\n▶ browser suites (Chromium; the extension also in Firefox ESR and headed under Xvfb)');
   process.stdout.write(result.stdout ?? '');
   process.stderr.write(result.stderr ?? '');
   if (result.status !== 0) exitCode = 1;

@@ -37,6 +37,8 @@ import { simulatedPaymentPages } from './modules/billing/simulated-pages.routes.
 import { stripeEventJob, stripeEventSpec } from './modules/billing/stripe-event.job.js';
 import { stripeWebhookRoute } from './modules/billing/stripe-webhook.routes.js';
 import { SubscriptionRepository } from './modules/billing/subscription.repository.js';
+import { extensionOrigins } from './modules/extension/extension-origins.js';
+import { extensionRoutes } from './modules/extension/extension.routes.js';
 import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
 import { reembedLinksJob, reembedLinksSpec } from './modules/embeddings/reembed-links.job.js';
 import { ReembedRepository } from './modules/embeddings/reembed.repository.js';
@@ -358,10 +360,10 @@ export async function buildApp({
       // The app is often served over plain http on localhost; HSTS belongs to the TLS proxy.
       hsts: false,
     });
-    // Only the browser extensions call the API cross-origin.
+    // Only the browser extensions call the API cross-origin, and only the known ones.
+    const allowedOrigins = extensionOrigins(config.EXTENSION_IDS);
     await app.register(cors, {
-      origin: (origin, cb) =>
-        cb(null, origin === undefined ? false : /^(chrome|moz)-extension:\/\/[a-z0-9-]+$/i.test(origin)),
+      origin: (origin, cb) => cb(null, origin !== undefined && allowedOrigins.has(origin.toLowerCase())),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'x-request-id'],
       maxAge: 600,
@@ -488,6 +490,7 @@ export async function buildApp({
     });
     if (config.BILLING === 'simulated') await app.register(simulatedPaymentPages(billing, config.appUrl));
     if (config.BILLING === 'stripe') await app.register(stripeWebhookRoute(billing));
+    extensionRoutes(app, route, config);
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
     await serveWebApp(app);
   }

@@ -164,6 +164,28 @@ export const ConfigSchema = z
       .int({ error: 'must be a whole number, 0 (no cap) or more' })
       .min(0, { error: 'must be a whole number, 0 (no cap) or more' })
       .default(100),
+    // Browser extensions allowed to call the API cross-origin, besides the ids of the packages this
+    // version builds: comma-separated Chrome/Edge ids (32 letters a–p) or Firefox internal UUIDs.
+    EXTENSION_IDS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((id) => id.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.string().regex(/^([a-p]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/, {
+            error: 'must be comma-separated extension ids (32 letters a to p, or a Firefox UUID)',
+          }),
+        ),
+      )
+      .default([]),
+    // Store pages for the install buttons; without them the buttons lead to /extension/install.
+    EXTENSION_CHROME_URL: url(['https']).optional(),
+    EXTENSION_EDGE_URL: url(['https']).optional(),
+    EXTENSION_FIREFOX_URL: url(['https']).optional(),
     // Link vectors kept in memory for semantic search (512 dims: about 2 KB a link, 200 MB per 100k).
     SEARCH_VECTOR_CACHE_MB: z.coerce
       .number({ error: 'must be a whole number of megabytes, 1 or more' })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_CHROME_EXTENSION_ID } from '@linkwise/contract';
 import { engines, raw, startServer, type TestServer } from './harness.js';
 
 describe.each(engines())('HTTP hygiene on %s', (engine) => {
@@ -60,11 +61,12 @@ describe.each(engines())('HTTP hygiene on %s', (engine) => {
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('allows cross-origin calls from browser extensions only', async () => {
+  it('allows cross-origin calls from the known browser extensions only', async () => {
+    const origin = `chrome-extension://${BUILT_CHROME_EXTENSION_ID}`;
     const ext = await raw(server, 'OPTIONS', '/api/links', {
-      headers: { origin: 'chrome-extension://abcdefghijklmnop', 'access-control-request-method': 'POST' },
+      headers: { origin, 'access-control-request-method': 'POST' },
     });
-    expect(ext.headers.get('access-control-allow-origin')).toBe('chrome-extension://abcdefghijklmnop');
+    expect(ext.headers.get('access-control-allow-origin')).toBe(origin);
     const site = await raw(server, 'OPTIONS', '/api/links', {
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });

@@ -12,3 +12,4 @@ export * from './jobs.js';
 export * from './account.js';
 export * from './routes-account.js';
 export * from './imports.js';
+export * from './extension.js';

@@ -28,9 +28,11 @@ import {
 import { AppConfigResponseSchema } from './app-config.js';
 import { accountRoutes } from './routes-account.js';
 import { importRoutes } from './routes-import.js';
+import { extensionRoutes } from './routes-extension.js';
 
 /** Every route of the public API, keyed by the name the typed client uses. */
 export const routes = {
+  ...extensionRoutes,
   health: defineRoute({
     method: 'GET',
     path: '/api/health',

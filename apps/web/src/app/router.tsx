@@ -22,6 +22,7 @@ const SuccessPage = lazy(() => import('../features/subscription/success-page'));
 const CancelPage = lazy(() => import('../features/subscription/cancel-page'));
 const ExtensionAuthPage = lazy(() => import('../features/extension/extension-auth-page'));
 const ExtensionWelcomePage = lazy(() => import('../features/extension/extension-welcome-page'));
+const ExtensionInstallPage = lazy(() => import('../features/extension/extension-install-page'));
 const StatusPage = lazy(() => import('../features/static/status-page'));
 const PrivacyPage = lazy(() => import('../features/static/privacy-page'));
 const TermsPage = lazy(() => import('../features/static/terms-page'));
@@ -65,6 +66,7 @@ export const router = createBrowserRouter([
           { path: '/about', element: <AboutPage /> },
           { path: '/security', element: <SecurityPage /> },
           { path: '/status', element: <StatusPage /> },
+          { path: '/extension/install', element: <ExtensionInstallPage /> },
           {
             element: <RequireAuth />,
             children: [

@@ -150,6 +150,12 @@ export class LinkService {
     return this.get(actor, id);
   }
 
+  /** The actor's link whose URL normalises to the same key as `url` (how the extension shows saved state). */
+  async lookup(actor: Actor, url: string): Promise<Link | null> {
+    const found = await this.deps.links.findIdByDuplicateKey(actor.userId, duplicateKey(url));
+    return found ? this.get(actor, found.id) : null;
+  }
+
   async get(actor: Actor, id: string): Promise<Link> {
     return this.one(await this.viewable(actor, id));
   }

@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { captchaToken } from '../auth/captcha';
 import { api } from '../../lib/api';
+import { handOffToken } from './hand-off';
 
 /** Username and confirmation are optional here; the confirmation is checked only when given. */
 export const ExtensionAuthSchema = z
@@ -81,7 +82,20 @@ export default function ExtensionAuthPage() {
     defaultValues: { email: '', password: '', username: '', confirmPassword: '' },
   });
 
-  const connected = params.get('token') && params.get('user');
+  const legacyToken = params.get('token');
+  const connected = params.get('success') === 'true' || Boolean(legacyToken && params.get('user'));
+
+  useEffect(() => {
+    // An address that still carries a token (an older extension's hand-off) is passed on and then
+    // replaced, so the token does not stay in the address bar or the history.
+    if (!legacyToken) return;
+    handOffToken(legacyToken, params.get('ext'));
+    const next = new URLSearchParams(params);
+    next.delete('token');
+    next.delete('user');
+    next.set('success', 'true');
+    void navigate(`/extension/auth?${next.toString()}`, { replace: true });
+  }, [legacyToken, params, navigate]);
 
   if (connected) {
     return (
@@ -109,8 +123,9 @@ export default function ExtensionAuthPage() {
               body: { ...body, username: values.username || values.email.split('@')[0] || values.email },
             });
       setDone(true);
-      const next = new URLSearchParams({ token: result.token, user: JSON.stringify(result.user), success: 'true' });
-      setTimeout(() => void navigate(`/extension/auth?${next.toString()}`, { replace: true }), SUCCESS_REDIRECT_MS);
+      handOffToken(result.token, params.get('ext'));
+      // The connected state's address names no token: it never reaches the address bar or history.
+      setTimeout(() => void navigate('/extension/auth?success=true', { replace: true }), SUCCESS_REDIRECT_MS);
     } catch (e) {
       setError(extensionAuthError(e, mode));
     }

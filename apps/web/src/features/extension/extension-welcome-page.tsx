@@ -1,12 +1,21 @@
 import { Brain, CheckCircle2, Keyboard, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Logo } from '../../components/navbar';
 import { Button } from '../../components/ui/button';
 
 export const WELCOME_CLOSE_SECONDS = 10;
 
+/** The extension names its browser's save shortcut (Firefox needs another than Ctrl+Shift+H). */
+export function welcomeShortcut(value: string | null): string {
+  const shortcut = value?.trim() ?? '';
+  return shortcut.length > 0 && shortcut.length <= 40 && !/[<>]/.test(shortcut) ? shortcut : 'Ctrl+Shift+H';
+}
+
 export default function ExtensionWelcomePage() {
   const [left, setLeft] = useState(WELCOME_CLOSE_SECONDS);
+  const [params] = useSearchParams();
+  const shortcut = welcomeShortcut(params.get('shortcut'));
   useEffect(() => {
     const tick = setInterval(() => setLeft((s) => Math.max(0, s - 1)), 1000);
     const close = setTimeout(() => window.close(), WELCOME_CLOSE_SECONDS * 1000);
@@ -27,8 +36,8 @@ export default function ExtensionWelcomePage() {
           <li className="flex gap-3">
             <Keyboard className="size-6 shrink-0 text-brand-600" aria-hidden />
             <span>
-              <strong>Quick save</strong>: press <kbd className="rounded border px-1.5 text-sm">Ctrl+Shift+H</kbd> on
-              any page.
+              <strong>Quick save</strong>: press <kbd className="rounded border px-1.5 text-sm">{shortcut}</kbd> on any
+              page.
             </span>
           </li>
           <li className="flex gap-3">

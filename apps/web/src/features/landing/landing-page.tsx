@@ -5,6 +5,7 @@ import { scrollToSection, SiteFooter } from '../../components/site-footer';
 import { Button, buttonClass } from '../../components/ui/button';
 import { formatPrice } from '../../lib/format';
 import { useAppConfig, usePlans } from '../../lib/shared-queries';
+import { LandingInstallButtons } from '../extension/install-buttons';
 
 const STATS = [
   { value: '10K+', label: 'Links organised' },
@@ -207,17 +208,12 @@ export default function LandingPage() {
             <div className="rounded-2xl bg-white p-6 shadow-sm dark:bg-slate-950">
               <Puzzle className="mx-auto size-10 text-brand-600" aria-hidden />
               <h3 className="mt-3 font-semibold">Chrome &amp; Edge</h3>
-              <Button className="mt-4">Install Chrome Extension</Button>
+              <LandingInstallButtons browser="chrome" />
             </div>
             <div className="rounded-2xl bg-white p-6 shadow-sm dark:bg-slate-950">
               <Globe className="mx-auto size-10 text-orange-500" aria-hidden />
-              <h3 className="mt-3 font-semibold">
-                Firefox{' '}
-                <span className="ml-1 rounded bg-slate-100 px-2 py-0.5 text-xs dark:bg-slate-800">Coming soon</span>
-              </h3>
-              <Button variant="secondary" className="mt-4">
-                Install Firefox Extension
-              </Button>
+              <h3 className="mt-3 font-semibold">Firefox</h3>
+              <LandingInstallButtons browser="firefox" />
             </div>
           </div>
         </div>

@@ -48,12 +48,17 @@ export default function DashboardPage() {
   const results = useMemo(() => sortLocally(search.data?.data ?? [], searchSort), [search.data, searchSort]);
   const limit = subscription?.linkLimit ?? user?.linkLimit ?? DEFAULT_LINK_LIMIT;
 
-  const addOpen = params.get('add') === 'true';
+  // `add=true` opens an empty dialog; `add=<url>&title=<title>` (the bookmarklet) opens it prefilled.
+  const add = params.get('add');
+  const addOpen = add !== null && add !== '' && add !== 'false';
+  const prefill =
+    addOpen && add !== 'true' ? { url: add, title: (params.get('title') ?? '').slice(0, 500) } : undefined;
   const setAddOpen = (open: boolean) =>
     setParams(
       (p) => {
         if (open) p.set('add', 'true');
         else p.delete('add');
+        p.delete('title');
         return p;
       },
       { replace: !open },
@@ -184,7 +189,12 @@ export default function DashboardPage() {
 
       <Suspense fallback={null}>
         {addOpen && (
-          <AddLinkDialog open onClose={() => setAddOpen(false)} onLimitReached={() => setUpgradeOpen(true)} />
+          <AddLinkDialog
+            open
+            initial={prefill}
+            onClose={() => setAddOpen(false)}
+            onLimitReached={() => setUpgradeOpen(true)}
+          />
         )}
         {editing && <EditLinkDialog link={editing} onClose={() => setEditing(null)} />}
         {upgradeOpen && <UpgradeDialog open onOpenChange={setUpgradeOpen} limit={limit} />}

@@ -1,4 +1,4 @@
-import { Crown, Lock, Puzzle } from 'lucide-react';
+import { Crown, KeyRound, Lock, Puzzle, Shield, Trash2 } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { PaymentErrorPanel } from '../../components/payment-error-panel';
@@ -13,6 +13,7 @@ import { api } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { formatDate, planName, STATUS_LABELS } from '../../lib/format';
 import { usePortal, useSubscriptionStatus } from '../../lib/shared-queries';
+import { ProfileInstallButtons } from '../extension/install-buttons';
 
 const card = 'rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900';
 
@@ -147,17 +148,9 @@ export default function ProfilePage() {
           Browser Extensions
         </h2>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-          Save any page with Ctrl+Shift+H. The extensions for Chrome, Edge and Firefox are not yet published in the
-          stores.
+          Save any page with Ctrl+Shift+H (Alt+Shift+H in Firefox), or right-click a link to save it.
         </p>
-        <div className="mt-4 flex flex-wrap gap-2">
-          <Button variant="secondary" disabled>
-            <Puzzle className="size-4" aria-hidden /> Chrome &amp; Edge (coming soon)
-          </Button>
-          <Button variant="secondary" disabled>
-            Firefox (coming soon)
-          </Button>
-        </div>
+        <ProfileInstallButtons />
       </section>
 
       <section aria-labelledby="security" className={card}>

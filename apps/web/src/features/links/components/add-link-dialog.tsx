@@ -44,13 +44,15 @@ interface Props {
   onClose: () => void;
   /** The server refused at the plan limit: show the upgrade dialog. */
   onLimitReached: () => void;
+  /** Address and title to start from (the bookmarklet's `?add=<url>&title=<title>`). */
+  initial?: { url: string; title: string } | undefined;
 }
 
-export function AddLinkDialog({ open, onClose, onLimitReached }: Props) {
-  return open ? <AddLinkDialogBody onClose={onClose} onLimitReached={onLimitReached} /> : null;
+export function AddLinkDialog({ open, onClose, onLimitReached, initial }: Props) {
+  return open ? <AddLinkDialogBody onClose={onClose} onLimitReached={onLimitReached} initial={initial} /> : null;
 }
 
-function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
+function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'open'>) {
   const categories = useCategories();
   const create = useCreateLink();
   const analyze = useAnalyze();
@@ -64,7 +66,10 @@ function AddLinkDialogBody({ onClose, onLimitReached }: Omit<Props, 'open'>) {
     getValues,
     setValue,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<AddLinkForm>({ resolver: zodResolver(AddLinkFormSchema), defaultValues: EMPTY });
+  } = useForm<AddLinkForm>({
+    resolver: zodResolver(AddLinkFormSchema),
+    defaultValues: initial ? { ...EMPTY, url: initial.url, title: initial.title } : EMPTY,
+  });
 
   const requestClose = () => (isDirty || credentials.hasInput ? setConfirmDiscard(true) : onClose());
 

@@ -1,0 +1,60 @@
+import { ApiError, UrlSchema, type Link, type LinkCreateInput } from '@linkwise/contract';
+import { connectedClient, isUnauthorized, isUnreachable } from './api.js';
+import { enqueue, flushQueue } from './queue.js';
+import { isConnected } from './state.js';
+
+export type SaveOutcome =
+  | { kind: 'saved'; link: Link }
+  | { kind: 'already'; linkId: string }
+  | { kind: 'queued' }
+  | { kind: 'failed'; message: string; reason: 'not-connected' | 'reconnect' | 'limit' | 'invalid' | 'error' };
+
+/** The short sentence shown in the page and on the badge's tooltip. */
+export function outcomeText(outcome: SaveOutcome): string {
+  switch (outcome.kind) {
+    case 'saved':
+      return 'Saved to Linkwise';
+    case 'already':
+      return 'Already saved in Linkwise';
+    case 'queued':
+      return 'Saved offline: it reaches Linkwise when the server is back';
+    case 'failed':
+      return outcome.message;
+  }
+}
+
+/** Saves one page or link. A server that cannot be reached gets it later (the queue), never twice. */
+export async function saveLink(body: LinkCreateInput): Promise<SaveOutcome> {
+  if (!UrlSchema.safeParse(body.url).success) {
+    return { kind: 'failed', reason: 'invalid', message: 'Only web pages (http and https) can be saved.' };
+  }
+  const { api, connection } = await connectedClient();
+  if (!connection.token) {
+    return { kind: 'failed', reason: 'not-connected', message: 'Connect Linkwise to your account first.' };
+  }
+  if (!isConnected(connection)) {
+    return { kind: 'failed', reason: 'reconnect', message: 'Your Linkwise session ended. Reconnect to save.' };
+  }
+  try {
+    const link = await api.createLink({ body });
+    // The server is back: whatever waited goes now.
+    void flushQueue(true);
+    return { kind: 'saved', link };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'DUPLICATE_LINK') {
+      const linkId = error.details?.linkId;
+      return { kind: 'already', linkId: typeof linkId === 'string' ? linkId : '' };
+    }
+    if (error instanceof ApiError && error.code === 'LINK_LIMIT_REACHED') {
+      return { kind: 'failed', reason: 'limit', message: error.message };
+    }
+    if (isUnauthorized(error)) {
+      return { kind: 'failed', reason: 'reconnect', message: 'Your Linkwise session ended. Reconnect to save.' };
+    }
+    if (isUnreachable(error)) {
+      await enqueue(body);
+      return { kind: 'queued' };
+    }
+    return { kind: 'failed', reason: 'error', message: error instanceof Error ? error.message : 'Saving failed.' };
+  }
+}
