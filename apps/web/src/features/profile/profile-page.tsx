@@ -1,4 +1,4 @@
-import { Crown, KeyRound, Lock, Puzzle, Shield, Trash2 } from 'lucide-react';
+import { Crown, Lock } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { PaymentErrorPanel } from '../../components/payment-error-panel';
