@@ -73,6 +73,8 @@ export async function startServer(
     DATA_DIR: dataDir,
     BILLING: 'simulated',
     LOG_LEVEL: 'warn',
+    // Never reach for the public hub from a test run.
+    MODEL_DOWNLOAD: 'false',
     ...extraEnv,
   };
   const child = spawn(process.execPath, [main], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });

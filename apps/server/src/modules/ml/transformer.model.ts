@@ -1,0 +1,52 @@
+import { AutoModel, AutoTokenizer, env, mean_pooling, type Tensor } from '@huggingface/transformers';
+
+export interface TransformerModelOptions {
+  modelsDir: string;
+  repo: string;
+  pooling: 'mean' | 'cls';
+  maxTokens: number;
+  threads: number;
+}
+
+/**
+ * A sentence-embedding transformer on onnxruntime-node (int8 ONNX), read from MODELS_DIR only:
+ * the files were checked against their pins before this thread started, so no download happens here.
+ */
+export class TransformerModel {
+  private constructor(
+    private readonly tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>,
+    private readonly model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>,
+    private readonly options: TransformerModelOptions,
+  ) {}
+
+  static async load(options: TransformerModelOptions): Promise<TransformerModel> {
+    env.allowRemoteModels = false;
+    env.allowLocalModels = true;
+    env.localModelPath = options.modelsDir.endsWith('/') ? options.modelsDir : `${options.modelsDir}/`;
+    env.useFSCache = false;
+    const tokenizer = await AutoTokenizer.from_pretrained(options.repo);
+    const model = await AutoModel.from_pretrained(options.repo, {
+      dtype: 'q8',
+      device: 'cpu',
+      session_options: { intraOpNumThreads: options.threads, interOpNumThreads: 1 },
+    });
+    return new TransformerModel(tokenizer, model, options);
+  }
+
+  /** One vector per text (not yet unit length); texts must be non-empty. */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const inputs = this.tokenizer(texts, { padding: true, truncation: true, max_length: this.options.maxTokens });
+    const output = (await this.model(inputs)) as { last_hidden_state: Tensor };
+    const hidden = output.last_hidden_state;
+    const pooled =
+      this.options.pooling === 'mean'
+        ? mean_pooling(hidden, inputs.attention_mask as Tensor)
+        : hidden.slice(null, 0, null);
+    const [rows, dims] = pooled.dims as [number, number];
+    const data = pooled.data as Float32Array;
+    const out = Array.from({ length: rows }, (_, r) => data.slice(r * dims, (r + 1) * dims));
+    hidden.dispose();
+    pooled.dispose();
+    return out;
+  }
+}
