@@ -33,7 +33,7 @@ export const ALL_MINILM_L6_V2: LocalModelSpec = {
   dimensions: 384,
   pooling: 'mean',
   maxTokens: 256,
-  calibration: { floor: 0.3, certain: 0.65 },
+  calibration: { floor: 0.2, certain: 0.6 },
   files: {
     'config.json': '953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41',
     'onnx/model_quantized.onnx': '2e48a189b42d4be54c00bdfacab37c5b93f57fe49dccecfac151dc522ea1bffd',

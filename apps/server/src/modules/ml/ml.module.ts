@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { WorkerEmbedder, type EmbedPurpose, type Embedder } from './embedder.js';
+import { WorkerEmbedder, type Calibration, type EmbedPurpose, type Embedder } from './embedder.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';
 import { RemoteEmbedder } from './providers/remote-embedder.js';
 import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
@@ -90,6 +90,9 @@ class TimedEmbedder implements Embedder {
   }
   get dimensions(): number {
     return this.inner.dimensions;
+  }
+  get calibration(): Calibration | undefined {
+    return this.inner.calibration;
   }
   async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     const started = performance.now();

@@ -1,5 +1,5 @@
 import { WorkerClient, workerFile } from '../../lib/worker-client.js';
-import { clipWords, normalize, type Embedder, type EmbedPurpose } from './embedder.js';
+import { clipWords, normalize, type Calibration, type Embedder, type EmbedPurpose } from './embedder.js';
 import type { LocalModelSpec } from './local-models.js';
 import { checkModelFolder, downloadModel, type DownloadProgress } from './model-files.js';
 import type { TransformerModelOptions } from './transformer.model.js';
@@ -10,23 +10,28 @@ const BATCH = 8;
 export class TransformerEmbedder implements Embedder {
   readonly modelId: string;
   readonly dimensions: number;
+  readonly calibration: Calibration;
   private readonly options: TransformerModelOptions;
-  private readonly worker = new WorkerClient<{ options: TransformerModelOptions; texts: string[] }, Float32Array[]>(
+  private readonly worker = new WorkerClient<
+    { options: TransformerModelOptions; texts: string[]; purpose: EmbedPurpose },
+    Float32Array[]
+  >(
     workerFile('transformer', import.meta.url),
   );
 
   constructor(spec: LocalModelSpec, modelsDir: string, threads = 1) {
     this.modelId = spec.id;
     this.dimensions = spec.dimensions;
+    this.calibration = spec.calibration;
     this.options = { modelsDir, repo: spec.repo, pooling: spec.pooling, maxTokens: spec.maxTokens, threads };
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
     const todo = texts.map((t, i) => [clipWords(t), i] as const).filter(([t]) => t.length > 0);
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH);
-      const vectors = await this.worker.call({ options: this.options, texts: batch.map(([t]) => t) });
+      const vectors = await this.worker.call({ options: this.options, texts: batch.map(([t]) => t), purpose });
       batch.forEach(([, index], k) => (out[index] = normalize(vectors[k]!)));
     }
     return out;
@@ -77,6 +82,10 @@ export class OfflineEmbedder implements Embedder {
 
   get dimensions(): number {
     return this.current.dimensions;
+  }
+
+  get calibration(): Calibration | undefined {
+    return this.current.calibration;
   }
 
   /** True once the transformer answers (tests and the health of a start-up). */

@@ -13,6 +13,8 @@ export interface TransformerModelOptions {
  * the files were checked against their pins before this thread started, so no download happens here.
  */
 export class TransformerModel {
+  private vocab: Map<string, number> | undefined;
+
   private constructor(
     private readonly tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>,
     private readonly model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>,
@@ -33,8 +35,29 @@ export class TransformerModel {
     return new TransformerModel(tokenizer, model, options);
   }
 
-  /** One vector per text (not yet unit length); texts must be non-empty. */
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  /**
+   * Whether the model knows any word of a query as a whole token of its vocabulary. A query made
+   * only of word pieces ("xyzzyqwerty") carries no meaning the model learned, yet its vector still
+   * lands near some page: it gets a zero vector instead, which matches nothing.
+   */
+  knowsAWord(text: string): boolean {
+    this.vocab ??= this.tokenizer.get_vocab();
+    const vocab = this.vocab;
+    const words = text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+    return words.some((w) => vocab.has(w));
+  }
+
+  /** One vector per text (not yet unit length); texts must be non-empty. Unknown queries: zeros. */
+  async embed(texts: string[], purpose: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
+    if (purpose === 'query') {
+      const known = texts.map((t) => this.knowsAWord(t));
+      if (!known.every(Boolean)) {
+        const vectors = known.some(Boolean) ? await this.embed(texts.filter((_, i) => known[i])) : [];
+        const size = (this.model.config as unknown as { hidden_size: number }).hidden_size;
+        let next = 0;
+        return known.map((k) => (k ? vectors[next++]! : new Float32Array(size)));
+      }
+    }
     const inputs = this.tokenizer(texts, { padding: true, truncation: true, max_length: this.options.maxTokens });
     const output = (await this.model(inputs)) as { last_hidden_state: Tensor };
     const hidden = output.last_hidden_state;
