@@ -304,12 +304,24 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       empty,
       english: { text: await run(text, english), hybrid: await run(hybrid, english) },
       extended: {
-        text: await run(text, english.filter((q) => q.set === 'extended')),
-        hybrid: await run(hybrid, english.filter((q) => q.set === 'extended')),
+        text: await run(
+          text,
+          english.filter((q) => q.set === 'extended'),
+        ),
+        hybrid: await run(
+          hybrid,
+          english.filter((q) => q.set === 'extended'),
+        ),
       },
       foreign: {
-        text: await run(text, queries.filter((q) => q.lang)),
-        hybrid: await run(hybrid, queries.filter((q) => q.lang)),
+        text: await run(
+          text,
+          queries.filter((q) => q.lang),
+        ),
+        hybrid: await run(
+          hybrid,
+          queries.filter((q) => q.lang),
+        ),
       },
       embedP50: embedTimes[Math.floor(embedTimes.length / 2)] ?? NaN,
       paraphrase: { text: await run(text, queries), hybrid: await run(hybrid, queries) },
@@ -362,9 +374,7 @@ for (const engine of ENGINES) {
   lines.push(
     `| ${engine} | … extended set (${r.extended.text.n}) | ${fmt(r.extended.text)} | ${fmt(r.extended.hybrid)} |`,
   );
-  lines.push(
-    `| ${engine} | … non-English (${r.foreign.text.n}) | ${fmt(r.foreign.text)} | ${fmt(r.foreign.hybrid)} |`,
-  );
+  lines.push(`| ${engine} | … non-English (${r.foreign.text.n}) | ${fmt(r.foreign.text)} | ${fmt(r.foreign.hybrid)} |`);
   lines.push(
     `| ${engine} | nothing to find: empty answers (${NOTHING.length}) | ${r.empty.text}/${NOTHING.length} | ${r.empty.hybrid}/${NOTHING.length} |`,
   );

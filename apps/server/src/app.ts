@@ -196,7 +196,8 @@ export async function buildApp({
   });
   // The offline model arrived after start-up (downloaded, or copied in): every link gets its vector.
   models.offline?.onSwitch(() => {
-    if (runJobs) void reembed.queue().catch((error: unknown) => app.log.error({ err: error }, 'could not queue re-embedding'));
+    if (runJobs)
+      void reembed.queue().catch((error: unknown) => app.log.error({ err: error }, 'could not queue re-embedding'));
   });
   const linkAnalysis = new LinkAnalysisService({
     links,

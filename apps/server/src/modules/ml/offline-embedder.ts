@@ -15,9 +15,7 @@ export class TransformerEmbedder implements Embedder {
   private readonly worker = new WorkerClient<
     { options: TransformerModelOptions; texts: string[]; purpose: EmbedPurpose },
     Float32Array[]
-  >(
-    workerFile('transformer', import.meta.url),
-  );
+  >(workerFile('transformer', import.meta.url));
 
   constructor(spec: LocalModelSpec, modelsDir: string, threads = 1) {
     this.modelId = spec.id;
@@ -136,7 +134,10 @@ export class OfflineEmbedder implements Embedder {
       await this.watchFolder();
       return;
     }
-    log.info({ model: spec.repo, problem, hub: hubUrl }, 'downloading the offline model; USE-lite answers until it is ready');
+    log.info(
+      { model: spec.repo, problem, hub: hubUrl },
+      'downloading the offline model; USE-lite answers until it is ready',
+    );
     let logged = -1;
     try {
       await downloadModel(

@@ -25,7 +25,11 @@ describe('confidence-weighted hybrid ranking', () => {
   it('lets a weak neighbour in meaning rank below every text hit, and a certain one above', () => {
     const weak = combine(['t'], [{ id: 'v', cosine: 0.35 }], calibration);
     expect(weak.map((f) => f.id)).toEqual(['t', 'v']);
-    const strong = combine(Array.from({ length: 30 }, (_, i) => `t${i}`), [{ id: 'v', cosine: 0.7 }], calibration);
+    const strong = combine(
+      Array.from({ length: 30 }, (_, i) => `t${i}`),
+      [{ id: 'v', cosine: 0.7 }],
+      calibration,
+    );
     expect(strong[0]).toMatchObject({ id: 'v', similarity: 1 });
   });
 
