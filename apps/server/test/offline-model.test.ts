@@ -81,7 +81,8 @@ async function serveHub(modelsDir: string, tamper?: string) {
       return res.end();
     }
     const body = readFileSync(file);
-    if (tamper && match[4] === tamper) body[body.length >> 1] ^= 0xff;
+    const middle = body.length >> 1;
+    if (tamper && match[4] === tamper) body.writeUInt8(body.readUInt8(middle) ^ 0xff, middle);
     res.setHeader('content-length', body.length);
     res.end(body);
   });
