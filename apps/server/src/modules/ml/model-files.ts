@@ -80,7 +80,7 @@ export async function downloadModel(
     });
     try {
       await pipeline(
-        Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+        Readable.fromWeb(response.body),
         count,
         createWriteStream(partial),
       );

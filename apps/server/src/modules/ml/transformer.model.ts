@@ -30,7 +30,13 @@ export class TransformerModel {
     const model = await AutoModel.from_pretrained(options.repo, {
       dtype: 'q8',
       device: 'cpu',
-      session_options: { intraOpNumThreads: options.threads, interOpNumThreads: 1 },
+      // Without the CPU arena onnxruntime returns each batch's activations instead of keeping the
+      // largest batch's high-water mark for the life of the process (bench/RESULTS.md: RSS).
+      session_options: {
+        intraOpNumThreads: options.threads,
+        interOpNumThreads: 1,
+        enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
+      },
     });
     return new TransformerModel(tokenizer, model, options);
   }
@@ -63,7 +69,7 @@ export class TransformerModel {
     const hidden = output.last_hidden_state;
     const pooled =
       this.options.pooling === 'mean'
-        ? mean_pooling(hidden, inputs.attention_mask as Tensor)
+        ? mean_pooling(hidden, inputs.attention_mask)
         : hidden.slice(null, 0, null);
     const [rows, dims] = pooled.dims as [number, number];
     const data = pooled.data as Float32Array;
