@@ -217,6 +217,14 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', (engin
     expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(new Set([`${MINILM}/384`]));
   });
 
+  it('classifies new links with the transformer (categories follow the offline model)', async () => {
+    const more = await api.createLink({ body: { url: `${pages.url('pasta')}?again` } });
+    links.push(more);
+    const [again] = (await analysed()).slice(-1);
+    expect(again?.category).toBe('Recipes');
+    expect((await vectors()).find((v) => v.link_id === more.id)?.model).toBe(MINILM);
+  });
+
   it('finds links by meaning with the transformer, and nothing for a query that means nothing', async () => {
     const [pasta] = await search('italian noodles');
     expect([pasta?.title, pasta?.match_type]).toEqual(['Fresh pasta by hand', 'semantic']);
@@ -251,9 +259,12 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', (engin
       await until('the download', async () => (await checkModelFolder(target, ALL_MINILM_L6_V2)) === null);
       expect(hub.requests).toContain('/sentence-transformers/all-MiniLM-L6-v2/resolve/main/onnx/model_quantized.onnx');
       expect(readdirSync(path.join(modelFolder(target, ALL_MINILM_L6_V2), 'onnx'))).toEqual(['model_quantized.onnx']);
-      // The vectors were already of this model: nothing to re-embed, search answers by meaning.
-      const [first] = await search('italian noodles');
-      expect(first?.title).toBe('Fresh pasta by hand');
+      // Once verified the server switches to it in place; the vectors were already of this model,
+      // so search answers by meaning again without re-embedding.
+      await until('search by meaning with the downloaded model', async () => {
+        const [first] = await search('italian noodles');
+        return first?.title === 'Fresh pasta by hand' && first.match_type === 'semantic';
+      });
     } finally {
       await hub.close();
       rmSync(target, { recursive: true, force: true });

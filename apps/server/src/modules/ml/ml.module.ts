@@ -60,7 +60,7 @@ async function llmFrom(config: Config): Promise<LlmProvider | null> {
 export interface Models {
   /** The model of the stored link vectors and of search queries. */
   embedder: Embedder;
-  /** The offline model the category anchors are tuned on (the same object when no remote model is set). */
+  /** The offline model categories are classified with (the same object when no remote model is set). */
   categoryEmbedder: Embedder;
   llm: LlmProvider | null;
   llmPolicy: LlmPolicy;
@@ -112,8 +112,8 @@ const quiet: OfflineModelLog = { info: () => undefined, warn: () => undefined };
 export async function buildModels(config: Config, chosen?: Embedder, options: ModelOptions = {}): Promise<Models> {
   const { observe } = options;
   const timed = (e: Embedder) => (observe ? new TimedEmbedder(e, observe) : e);
-  // Categories are tuned on USE-lite's anchors: it stays theirs whatever embeds for search, and it
-  // is the fallback of the offline transformer while that is missing (one USE-lite worker).
+  // USE-lite: the fallback of the offline transformer while that is missing, and the category model
+  // beside a remote embedding model (one USE-lite worker, started only if used).
   const useLite = new WorkerEmbedder();
   const remote = chosen ? null : await remoteEmbedderFrom(config);
   const spec = LOCAL_MODELS[config.LOCAL_MODEL];
@@ -128,7 +128,9 @@ export async function buildModels(config: Config, chosen?: Embedder, options: Mo
           log: options.log ?? quiet,
         });
   const embedder = timed(chosen ?? remote ?? offline ?? useLite);
-  const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID && !offline ? embedder : timed(useLite);
+  // Categories follow the offline model: the transformer once installed (one embedding a page serves
+  // both, and USE-lite never loads), USE-lite before and beside a remote model (decision 0011).
+  const categoryEmbedder = offline || embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(useLite);
   return {
     embedder,
     categoryEmbedder,

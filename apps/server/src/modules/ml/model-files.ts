@@ -79,11 +79,7 @@ export async function downloadModel(
       },
     });
     try {
-      await pipeline(
-        Readable.fromWeb(response.body),
-        count,
-        createWriteStream(partial),
-      );
+      await pipeline(Readable.fromWeb(response.body), count, createWriteStream(partial));
       const actual = hash.digest('hex');
       if (actual !== expected) throw new Error(`${name} from ${url} has sha256 ${actual}, not the pinned ${expected}`);
       await rename(partial, target);

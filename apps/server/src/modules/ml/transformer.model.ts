@@ -68,9 +68,7 @@ export class TransformerModel {
     const output = (await this.model(inputs)) as { last_hidden_state: Tensor };
     const hidden = output.last_hidden_state;
     const pooled =
-      this.options.pooling === 'mean'
-        ? mean_pooling(hidden, inputs.attention_mask)
-        : hidden.slice(null, 0, null);
+      this.options.pooling === 'mean' ? mean_pooling(hidden, inputs.attention_mask) : hidden.slice(null, 0, null);
     const [rows, dims] = pooled.dims as [number, number];
     const data = pooled.data as Float32Array;
     const out = Array.from({ length: rows }, (_, r) => data.slice(r * dims, (r + 1) * dims));
