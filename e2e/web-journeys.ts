@@ -338,7 +338,7 @@ export function webJourneys(ctx: Context): void {
       // A Free user: the status says what Pro adds, and the empty screen links to it.
       await page.getByText('No results found. Search by meaning is part of Pro.').waitFor();
       await page.getByRole('heading', { name: 'No results found' }).waitFor();
-      await page.getByRole('link', { name: 'Pro', exact: true }).waitFor();
+      await page.getByRole('link', { name: 'See plans' }).waitFor();
       await page.getByText('Try different keywords or check your spelling.').waitFor();
       await screenshot(page, 'e-search-empty');
       await box.fill('');

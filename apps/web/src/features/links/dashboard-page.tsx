@@ -168,11 +168,10 @@ export default function DashboardPage() {
           <p className="mt-1 text-slate-600 dark:text-slate-400">Try different keywords or check your spelling.</p>
           {subscription && subscription.linkLimit !== null && !(live.kind === 'query' && live.tag) && (
             <p className="mt-1 text-slate-600 dark:text-slate-400">
-              Search by meaning is part of{' '}
+              Pro also finds links by what they mean, not only by their words.{' '}
               <Link to="/pricing" className="font-medium text-blue-700 underline dark:text-blue-400">
-                Pro
+                See plans
               </Link>
-              .
             </p>
           )}
         </div>
