@@ -160,7 +160,8 @@ describe('the provisioning script', () => {
   });
 });
 
-describe.runIf(MODELS).each(engines())('offline transformer model on %s', (engine) => {
+// Analysis with two models over a real server: generous on a machine shared by other suites.
+describe.runIf(MODELS).each(engines())('offline transformer model on %s', { timeout: 120_000 }, (engine) => {
   let pages: Awaited<ReturnType<typeof servePages>>;
   let server: TestServer;
   let api: ApiClient;

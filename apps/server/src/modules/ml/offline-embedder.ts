@@ -86,28 +86,17 @@ export class OfflineEmbedder implements Embedder {
     return this.current.calibration;
   }
 
-  /** True once the transformer answers (tests and the health of a start-up). */
-  get usingTransformer(): boolean {
-    return this.current !== this.fallback;
-  }
-
   /** Told once the transformer replaces the fallback (the composition root queues re-embedding). */
   onSwitch(listener: () => void): void {
     this.switched = listener;
   }
 
-  /** Settles when the model is in use, or when it will not be (no folder, no download). */
-  whenSettled(): Promise<void> {
-    return this.ready;
-  }
-
-  /** Called by the composition root after the first check: tells whether the model is in use. */
+  /** Resolves after the folder's first check, so a process that has the model never starts on USE-lite. */
   static async create(
     fallback: Embedder,
     deps: ConstructorParameters<typeof OfflineEmbedder>[1],
   ): Promise<OfflineEmbedder> {
     const embedder = new OfflineEmbedder(fallback, deps);
-    // The folder check is quick: wait for it, so a process with the model never starts on USE-lite.
     await embedder.firstCheck;
     return embedder;
   }
