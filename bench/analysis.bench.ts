@@ -23,6 +23,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import { loadCorpus, serveCorpus } from '../apps/server/test/corpus.js';
 import { createBenchDatabase } from './lib/postgres.js';
 import { percentile } from './lib/stats.js';
+import { BENCH_MODELS_DIR } from './lib/embedder.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const { labels, heldout } = JSON.parse(readFileSync(path.join(BENCH_DIR, 'category-labels.json'), 'utf8')) as {
@@ -43,6 +44,10 @@ async function runEngine(engine: Engine): Promise<string[]> {
   const config = loadConfig({
     PORT: '0',
     DATA_DIR: dataDir,
+    // The provisioned offline model (scripts/provision-model.py); never the public hub.
+    MODELS_DIR: BENCH_MODELS_DIR,
+    MODEL_DOWNLOAD: 'false',
+    LOCAL_MODEL: process.env.BENCH_MODEL ?? 'all-minilm-l6-v2',
     LOG_LEVEL: 'silent',
     BILLING: 'off',
     FETCH_ALLOW_PRIVATE: 'true',

@@ -28,6 +28,7 @@ import { seed, type SeedResult } from './lib/seed.js';
 import { ms } from './lib/stats.js';
 import { load, type ThroughputResult } from './lib/throughput.js';
 import { cleanUpOnSignals, cleanupAll, owe, paid } from './lib/cleanup.js';
+import { BENCH_MODELS_DIR } from './lib/embedder.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const TMP = path.join(BENCH_DIR, '.tmp');
@@ -126,6 +127,9 @@ async function runEngine(engine: Engine): Promise<EngineRun> {
     const env: Record<string, string> = {
       NODE_ENV: 'production',
       DATA_DIR: path.join(dir, 'data'),
+      // The provisioned offline model (scripts/provision-model.py); never the public hub.
+      MODELS_DIR: BENCH_MODELS_DIR,
+      MODEL_DOWNLOAD: 'false',
       BILLING: 'simulated',
       // No background jobs: seeded links have no vector, and re-embedding them (reembed-links)
       // would compete with the requests being timed.

@@ -37,6 +37,7 @@ import { PG_ADMIN_URL } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
 import { cleanUpOnSignals, cleanupAll, owe, using } from './lib/cleanup.js';
+import { BENCH_MODELS_DIR } from './lib/embedder.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
@@ -325,6 +326,9 @@ async function launch(role: Role, entry: Entry, databaseUrl: string, flags: stri
     ROLE: role,
     DATABASE_URL: databaseUrl,
     DATA_DIR: path.join(WORK, 'data'),
+    // The provisioned offline model (scripts/provision-model.py); never the public hub.
+    MODELS_DIR: BENCH_MODELS_DIR,
+    MODEL_DOWNLOAD: 'false',
     FETCH_ALLOW_PRIVATE: 'true',
     BILLING: 'off',
     LOG_LEVEL: 'error',

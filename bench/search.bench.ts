@@ -43,6 +43,7 @@ import { createBenchDatabase } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
 import { ms, percentile } from './lib/stats.js';
+import { BENCH_MODELS_DIR } from './lib/embedder.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const TMP = path.join(BENCH_DIR, '.tmp');
@@ -276,6 +277,9 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     const config = loadConfig({
       NODE_ENV: 'production',
       DATA_DIR: path.join(dir, 'data'),
+      // The provisioned offline model (scripts/provision-model.py); never the public hub.
+      MODELS_DIR: BENCH_MODELS_DIR,
+      MODEL_DOWNLOAD: 'false',
       LOG_LEVEL: 'silent',
       BILLING: 'simulated',
       SEARCH_VECTOR_CACHE_MB: '1024',

@@ -78,6 +78,8 @@ export async function startServer(
     LOG_LEVEL: 'warn',
     // Links the server hands out name the address the suite opens (an empty APP_URL: the default).
     APP_URL: url,
+    // Never reach for the public hub from a test run.
+    MODEL_DOWNLOAD: 'false',
     ...extraEnv,
   };
   const child = spawn(process.execPath, [main], { cwd: dataDir, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -336,8 +336,10 @@ export function webJourneys(ctx: Context): void {
       await page.getByText(/^Found 1 results using smart search for tag: #food$/).waitFor();
       await card(page, 'Beta cooking notes').waitFor();
       await box.fill('qqxxzzvv nothing like this');
-      await page.getByText('No results found with smart search').waitFor();
+      // A Free user: the status says what Pro adds, and the empty screen links to it.
+      await page.getByText('No results found. Search by meaning is part of Pro.').waitFor();
       await page.getByRole('heading', { name: 'No results found' }).waitFor();
+      await page.getByRole('link', { name: 'See plans' }).waitFor();
       await page.getByText('Try different keywords or check your spelling.').waitFor();
       await screenshot(page, 'e-search-empty');
       await box.fill('');

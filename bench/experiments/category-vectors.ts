@@ -8,15 +8,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CategoryModel } from '../../apps/server/src/modules/analysis/category-model.js';
-import { WorkerEmbedder } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts } from '../lib/corpus.js';
+import { createEmbedder } from '../lib/embedder.js';
 import { mean } from './corpus-facts.js';
 
 const { labels, heldout } = JSON.parse(
   readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../category-labels.json'), 'utf8'),
 ) as { labels: Record<string, string>; heldout: Record<string, string> };
 const pages = corpusFacts();
-const embedder = new WorkerEmbedder();
+// BENCH_MODEL=use-lite for the model the anchors were tuned on; the offline transformer by default.
+const embedder = await createEmbedder();
 const model = new CategoryModel(embedder);
 const embed = (texts: string[]) => embedder.embed(texts.map((t) => t || '-'));
 const page = await embed(

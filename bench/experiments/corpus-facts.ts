@@ -1,8 +1,9 @@
-/** Helpers the experiments share: the paraphrase queries, USE-lite, vector arithmetic. */
+/** Helpers the experiments share: the paraphrase queries, the model (BENCH_MODEL), vector arithmetic. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pageText, WorkerEmbedder } from '../../apps/server/src/modules/ml/embedder.js';
+import { pageText } from '../../apps/server/src/modules/ml/embedder.js';
+import { createEmbedder } from '../lib/embedder.js';
 import type { PageFacts } from '../../apps/server/src/modules/pages/extractor.js';
 
 /** Element-wise sum of unit vectors, scaled back to unit length. */
@@ -28,9 +29,9 @@ export function paraphraseQueries(): Query[] {
   return JSON.parse(readFileSync(file, 'utf8')) as Query[];
 }
 
-/** USE-lite in its worker thread: `embed` for the duration of `work`, an empty text as "-". */
+/** The model (BENCH_MODEL) in its worker thread: `embed` for the duration of `work`, an empty text as "-". */
 export async function withEmbedder<T>(work: (embed: (texts: string[]) => Promise<Float32Array[]>) => Promise<T>) {
-  const embedder = new WorkerEmbedder();
+  const embedder = await createEmbedder();
   try {
     return await work((texts) => embedder.embed(texts.map((t) => t || '-')));
   } finally {

@@ -12,11 +12,14 @@ import { mean, paraphraseQueries, withEmbedder, words } from './corpus-facts.js'
 
 const queries = paraphraseQueries();
 const pages = corpusFacts();
-const { titleDescription, page, chunks, queryVectors } = await withEmbedder(async (embed) => ({
+const { titleDescription, page, chunks, wide, queryVectors } = await withEmbedder(async (embed) => ({
   titleDescription: await embed(pages.map(({ facts }) => [facts.title, facts.description].filter(Boolean).join('. '))),
   page: await embed(pages.map(({ facts }) => [facts.title, facts.description, facts.text].filter(Boolean).join('. '))),
   chunks: await Promise.all(
     [0, 1, 2].map((k) => embed(pages.map(({ facts }) => words(facts.text, k * 100, (k + 1) * 100)))),
+  ),
+  wide: await Promise.all(
+    [0, 1, 2, 3].map((k) => embed(pages.map(({ facts }) => words(facts.text, k * 150, (k + 1) * 150)))),
   ),
   queryVectors: await embed(queries.map((q) => q.query)),
 }));
@@ -29,6 +32,10 @@ const variants: Record<string, (p: number) => Float32Array[]> = {
   '(title + description) + mean of 3 chunks': (p) => [mean(titleDescription[p]!, mean(c(0)[p]!, c(1)[p]!, c(2)[p]!))],
   'mean of (title + description) and 3 chunks': (p) => [mean(titleDescription[p]!, c(0)[p]!, c(1)[p]!, c(2)[p]!)],
   'max over (title + description), (text)': (p) => [titleDescription[p]!, c(0)[p]!],
+  'max over page, 3 chunks of 100 words': (p) => [page[p]!, c(0)[p]!, c(1)[p]!, c(2)[p]!],
+  'max over (title + description), 3 chunks': (p) => [titleDescription[p]!, c(0)[p]!, c(1)[p]!, c(2)[p]!],
+  'max over page, 4 chunks of 150 words': (p) => [page[p]!, ...wide.map((w) => w[p]!)],
+  'mean of page and 4 chunks of 150 words': (p) => [mean(page[p]!, ...wide.map((w) => w[p]!))],
 };
 
 for (const [name, vectorsOf] of Object.entries(variants)) {

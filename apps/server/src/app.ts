@@ -169,7 +169,11 @@ export async function buildApp({
   });
 
   const { db } = database;
-  const models = await buildModels(config, chosen, metrics && ((...timing) => metrics.inferred(...timing)));
+  const models = await buildModels(config, chosen, {
+    observe: metrics && ((...timing) => metrics.inferred(...timing)),
+    log: app.log,
+    download: runJobs,
+  });
   const jobs = new JobRepository(db, database.engine);
   const runner = runJobs
     ? new JobRunner(
@@ -235,6 +239,11 @@ export async function buildApp({
     embedder: models.embedder,
     clock,
     log: app.log,
+  });
+  // The offline model arrived after start-up (downloaded, or copied in): every link gets its vector.
+  models.offline?.onSwitch(() => {
+    if (runJobs)
+      void reembed.queue().catch((error: unknown) => app.log.error({ err: error }, 'could not queue re-embedding'));
   });
   const linkAnalysis = new LinkAnalysisService({
     links,

@@ -68,6 +68,15 @@ export const ConfigSchema = z
       .max(8192, { error: 'must be a whole number of dimensions between 1 and 8192' })
       .optional(),
     AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
+    // The offline embedding model (decision 0011): a transformer from MODELS_DIR, or USE-lite alone.
+    LOCAL_MODEL: z
+      .enum(['all-minilm-l6-v2', 'use-lite'], { error: 'must be all-minilm-l6-v2 or use-lite' })
+      .default('all-minilm-l6-v2'),
+    MODELS_DIR: z.string().min(1, { error: 'must be a folder path' }).optional(),
+    // Where a missing model is downloaded from (a mirror laid out like the hub), and whether it is.
+    MODEL_HUB_URL: url(['http', 'https']).default('https://huggingface.co'),
+    MODEL_DOWNLOAD: bool.default(true),
+    MODEL_THREADS: z.coerce.number().int().min(1).max(64).default(1),
     // What this process does (ARCHITECTURE §12): everything, only HTTP, or only background jobs.
     ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     JOBS_ENABLED: bool.default(true),
@@ -330,6 +339,8 @@ function remoteEmbedding(c: EmbeddingVariables): RemoteEmbeddingConfig | null {
 export type Config = z.infer<typeof ConfigSchema> & {
   /** Absolute path of the data folder. */
   dataDir: string;
+  /** Absolute path of the offline models' folder (MODELS_DIR, default DATA_DIR/models). */
+  modelsDir: string;
   /** Public origin used in links the server hands out. */
   appUrl: string;
   poolSize: number;
@@ -383,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
   return {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
+    modelsDir: path.resolve(c.MODELS_DIR ?? path.join(c.DATA_DIR, 'models')),
     appUrl: (c.APP_URL ?? `http://${LOCAL_HOSTS.has(c.HOST) ? 'localhost' : c.HOST}:${c.PORT}`).replace(/\/$/, ''),
     poolSize: c.DATABASE_POOL_SIZE ?? Math.max(2, availableParallelism() * 2),
     version,

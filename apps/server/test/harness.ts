@@ -84,6 +84,8 @@ export async function startServer(
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
       // Suites that test background analysis turn the job worker on; others must not fetch their URLs.
       JOBS_ENABLED: 'false',
+      // No test reaches for the public hub; suites of the offline model point MODELS_DIR at it.
+      MODEL_DOWNLOAD: 'false',
       ...(pg && { DATABASE_URL: pg.url }),
       ...overrides,
     });

@@ -48,6 +48,8 @@ describe.each(engines())('a server killed mid-job on %s', (engine) => {
       BILLING: 'off',
       FETCH_ALLOW_PRIVATE: 'true',
       JOB_LOCK_TIMEOUT_SECONDS: '2',
+      // Tests never reach for the public model hub.
+      MODEL_DOWNLOAD: 'false',
       ...(pg && { DATABASE_URL: pg.url }),
     };
 

@@ -43,6 +43,8 @@ describe.each(engines().filter((e) => e === 'postgres'))('process roles on %s', 
         LOG_LEVEL: 'error',
         BILLING: 'off',
         FETCH_ALLOW_PRIVATE: 'true',
+        // Tests never reach for the public model hub.
+        MODEL_DOWNLOAD: 'false',
         ...extra,
       },
       url,

@@ -45,7 +45,8 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
         title: 'Kubernetes networking explained',
         tags: ['devops', 'Machine Learning'],
         match_type: 'text',
-        similarity: 1,
+        // The first text hit: every word matched (fusion.ts's text confidence at rank 1).
+        similarity: 0.9,
         isRead: false,
         credentials: [],
       });

@@ -18,7 +18,8 @@ function runMain(env: Record<string, string>, untilOutput?: RegExp) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', mainTs], {
       cwd: root,
-      env: { PATH: process.env.PATH, ...env },
+      // Tests never reach for the public model hub.
+      env: { PATH: process.env.PATH, MODEL_DOWNLOAD: 'false', ...env },
     });
     let stdout = '';
     let stderr = '';

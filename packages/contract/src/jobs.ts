@@ -19,6 +19,8 @@ export const ReembedLinksPayloadSchema = z.object({
   dims: z.number().int().min(1),
   after: z.string().default(''),
   done: z.number().int().min(0).default(0),
+  /** Links in the library when the run started ("N of M links re-indexed"); null for older runs. */
+  total: z.number().int().min(0).nullable().default(null),
 });
 export type ReembedLinksPayload = z.infer<typeof ReembedLinksPayloadSchema>;
 

@@ -18,6 +18,8 @@ export const Messages = {
   analysisFailed: 'Failed to analyze URL',
   analysisEmpty: 'URL analysis returned no data',
   searchFailed: 'Search failed. Please try again.',
+  /** A Free search that found nothing: text search only; finding links by meaning is the Pro plan's. */
+  searchNoResultsFree: 'No results found. Search by meaning is part of Pro.',
 } as const;
 
 /** Password rules beyond the spec's minimum: an upper bound keeps hashing cost bounded. */

@@ -28,6 +28,16 @@ describe('search status line (spec §2 search states)', () => {
     expect(searchStatus(q, done(1))?.text).toBe('Found 1 results using smart search');
   });
 
+  it('tells a Free user that search by meaning is part of Pro when nothing matched', () => {
+    const free = { ...done(0), byMeaning: false };
+    expect(searchStatus(parseSearch('zzz'), free)?.text).toBe('No results found. Search by meaning is part of Pro.');
+    // A tag search is exact on every plan; Pro (or billing off) keeps the spec's wording.
+    expect(searchStatus(parseSearch('#food'), free)?.text).toBe('No results found with smart search');
+    expect(searchStatus(parseSearch('zzz'), { ...done(0), byMeaning: true })?.text).toBe(
+      'No results found with smart search',
+    );
+  });
+
   it('says when nothing matched, and when the search failed (in red)', () => {
     expect(searchStatus(parseSearch('zzz'), done(0))?.text).toBe('No results found with smart search');
     expect(searchStatus(parseSearch('zzz'), { loading: false, error: true, total: undefined })).toEqual({

@@ -17,14 +17,18 @@ export type SearchStatus = { tone: 'muted' | 'info' | 'success' | 'error'; text:
 /** The status line next to the search box (spec §2 search states, §8 search failure). */
 export function searchStatus(
   input: SearchInput,
-  state: { loading: boolean; error: boolean; total: number | undefined },
+  state: { loading: boolean; error: boolean; total: number | undefined; byMeaning?: boolean },
 ): SearchStatus {
   if (input.kind === 'idle') return null;
   if (input.kind === 'too-short') return { tone: 'muted', text: Messages.searchTooShort };
   if (state.loading) return { tone: 'info', text: 'Searching with intelligent matching...' };
   if (state.error) return { tone: 'error', text: Messages.searchFailed };
   if (state.total === undefined) return null;
-  if (state.total === 0) return { tone: 'muted', text: 'No results found with smart search' };
+  if (state.total === 0) {
+    // Free searches words only: say what Pro would have added, not only that nothing matched.
+    if (state.byMeaning === false && !input.tag) return { tone: 'muted', text: Messages.searchNoResultsFree };
+    return { tone: 'muted', text: 'No results found with smart search' };
+  }
   const tagPart = input.tag ? ` for tag: #${input.tag}` : '';
   return {
     tone: 'success',

@@ -107,7 +107,10 @@ export class AnalysisService {
    */
   async searchVector(analysis: PageAnalysis, linkId: string): Promise<Float32Array | null> {
     const { embedder, categories } = this.deps;
-    if (embedder.modelId === categories.embedder.modelId) return analysis.vector;
+    // Same model, same size: a switch of the offline model between the two reads would change the size.
+    if (embedder.modelId === categories.embedder.modelId && analysis.vector.length === embedder.dimensions) {
+      return analysis.vector;
+    }
     try {
       const [vector] = await embedder.embed([analysis.embedText]);
       if (vector) return vector;

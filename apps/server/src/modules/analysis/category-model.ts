@@ -126,16 +126,24 @@ interface Anchored {
 
 /**
  * Nearest category by anchor phrases, over the defaults plus the user's own categories. The anchors
- * and MIN_SCORE are tuned on USE-lite vectors: build it on the offline model even when a remote
- * model makes the search vectors, and classify a page vector of `embedder`'s model.
+ * and MIN_SCORE were tuned on USE-lite and hold on the offline transformer (decision 0011): build it
+ * on the offline model even when a remote model makes the search vectors, and classify a page
+ * vector of `embedder`'s model.
  */
 export class CategoryModel {
   private defaults: Promise<Anchored[]> | undefined;
   private readonly own = new Map<string, Promise<Float32Array[]>>();
+  /** The model the cached anchors were embedded with: the offline model may switch while running. */
+  private anchorsModel: string | undefined;
 
   constructor(readonly embedder: Embedder) {}
 
   private defaultAnchors(): Promise<Anchored[]> {
+    if (this.anchorsModel !== this.embedder.modelId) {
+      this.anchorsModel = this.embedder.modelId;
+      this.defaults = undefined;
+      this.own.clear();
+    }
     this.defaults ??= (async () => {
       const entries = Object.entries(CATEGORY_ANCHORS);
       const vectors = await this.embedder.embed(entries.flatMap(([, phrases]) => phrases));
@@ -177,6 +185,8 @@ export class CategoryModel {
     const ownKeys = new Set(userCategories.map((c) => c.toLocaleLowerCase('en-US')));
     let best = { category: 'Other', score: -Infinity };
     for (const anchored of [...defaults, ...own]) {
+      // A page vector of another model (embedded just before a switch) cannot be compared.
+      if (anchored.vectors[0] && anchored.vectors[0].length !== page.length) continue;
       const top = anchored.vectors.map((v) => cosine(page, v)).sort((a, b) => b - a);
       let score = ((top[0] ?? 0) + (top[1] ?? top[0] ?? 0)) / 2;
       if (anchored.own || ownKeys.has(anchored.name.toLocaleLowerCase('en-US'))) score += OWN_CATEGORY_BONUS;

@@ -25,8 +25,8 @@ export const reembedLinksSpec = jobSpec({
 export function reembedLinksJob(reembed: ReembedService): JobDefinition<'reembed-links'> {
   return defineJob(reembedLinksSpec, {
     async run(payload, ctx) {
-      const { next, done } = await reembed.step(payload);
-      await ctx.progress({ done, total: null });
+      const { next, done, total } = await reembed.step(payload);
+      await ctx.progress({ done, total });
       return next ? { continueWith: next } : undefined;
     },
     onGiveUp(_payload, error, ctx) {

@@ -31,6 +31,15 @@ function stale(eb: Scope, current: VectorModel): Expression<SqlBool> {
 export class ReembedRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** Every user's links, from the counts triggers keep (one row a user, not a scan of links). */
+  async countLinks(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('link_count'), sql<number>`0`).as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Stops at the first such link, so the common case (nothing to do) is one pass at most. */
   async anyStale(current: VectorModel): Promise<boolean> {
     const row = await this.db

@@ -69,7 +69,7 @@ export class ReembedService {
   async queue(): Promise<boolean> {
     const { queue, log } = this.deps;
     const current = this.current;
-    const payload: ReembedLinksPayload = { ...current, after: '', done: 0 };
+    const payload: ReembedLinksPayload = { ...current, after: '', done: 0, total: await this.deps.repo.countLinks() };
     const queued = (await queue.enqueue('reembed-links', payload, { dedupeKey: REEMBED_DEDUPE_KEY })) !== null;
     if (queued) {
       log.info(
@@ -86,13 +86,16 @@ export class ReembedService {
   }
 
   /** One step: embeds up to `batch` stale links after the cursor. `next` is null when the run is over. */
-  async step(payload: ReembedLinksPayload): Promise<{ next: ReembedLinksPayload | null; done: number }> {
+  async step(
+    payload: ReembedLinksPayload,
+  ): Promise<{ next: ReembedLinksPayload | null; done: number; total: number | null }> {
     const { repo, embeddings, embedder, clock, log } = this.deps;
     const current = this.current;
     if (payload.model !== current.model || payload.dims !== current.dims) {
       // Queued for a model this instance no longer uses: start over for the current one.
       log.info({ from: payload.model, model: current.model }, 're-embedding restarts for the new embedding model');
-      return { next: { ...current, after: '', done: 0 }, done: 0 };
+      const total = await repo.countLinks();
+      return { next: { ...current, after: '', done: 0, total }, done: 0, total };
     }
     const rows = await repo.window(current, payload.after, this.window);
     const chosen: string[] = [];
@@ -111,9 +114,15 @@ export class ReembedService {
     await embeddings.saveUnlessCurrent(current, new Map(links.map((l, i) => [l.id, vectors[i]!])), clock.now());
     const done = payload.done + links.length;
     const milestone = Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY);
+    // Links saved during the run are analysed with the new model; the count only grows to cover them.
+    const total = payload.total === null ? null : Math.max(payload.total, done);
     if (finished || (links.length > 0 && (payload.done === 0 || milestone))) {
-      log.info({ model: current.model, done }, finished ? 're-embedding of links finished' : 're-embedding links');
+      const of = total === null ? `${done}` : `${done} of ${total}`;
+      log.info(
+        { model: current.model, done, total },
+        finished ? `re-embedding of links finished: ${of} links re-indexed` : `${of} links re-indexed`,
+      );
     }
-    return { next: finished ? null : { ...current, after: cursor, done }, done };
+    return { next: finished ? null : { ...current, after: cursor, done, total }, done, total };
   }
 }

@@ -8,11 +8,26 @@ import { WorkerClient, workerFile } from '../../lib/worker-client.js';
  */
 export type EmbedPurpose = 'document' | 'query';
 
+/**
+ * How a model's cosines read: below `floor` a query's neighbour is noise; at `certain` and above a
+ * match is as sure as an exact word match. Search rescales cosines between the two, so a similarity
+ * means the same whichever model made the vectors (decision 0011).
+ */
+export interface Calibration {
+  floor: number;
+  certain: number;
+}
+
+/** For models never measured here (remote ones): USE-lite's values, the most permissive. */
+export const DEFAULT_CALIBRATION: Calibration = { floor: 0.15, certain: 0.5 };
+
 /** Turns texts into vectors; shared by analysis (page vectors) and search (query vectors). */
 export interface Embedder {
   /** Stored with each vector, so a model change can be detected and re-embedded. */
   readonly modelId: string;
   readonly dimensions: number;
+  /** How its cosines read (DEFAULT_CALIBRATION when absent). */
+  readonly calibration?: Calibration;
   /** One unit-length vector per text; an empty text gets a zero vector (it matches nothing). */
   embed(texts: string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
   close(): Promise<void>;
@@ -52,6 +67,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 export class WorkerEmbedder implements Embedder {
   readonly modelId = USE_LITE_MODEL_ID;
   readonly dimensions = USE_LITE_DIMENSIONS;
+  readonly calibration = DEFAULT_CALIBRATION;
   private readonly worker = new WorkerClient<string[], Float32Array[]>(workerFile('embed', import.meta.url));
 
   async embed(texts: string[]): Promise<Float32Array[]> {

@@ -1,8 +1,10 @@
 import type { Config } from '../../config.js';
-import { WorkerEmbedder, type EmbedPurpose, type Embedder } from './embedder.js';
+import { WorkerEmbedder, type Calibration, type EmbedPurpose, type Embedder } from './embedder.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';
 import { RemoteEmbedder } from './providers/remote-embedder.js';
 import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
+import { LOCAL_MODELS } from './local-models.js';
+import { OfflineEmbedder, type OfflineModelLog } from './offline-embedder.js';
 
 /** One retry policy for every remote model call: AI_TIMEOUT_SECONDS per attempt, 3 attempts. */
 function policyFrom(config: Config): LlmPolicy {
@@ -58,11 +60,20 @@ async function llmFrom(config: Config): Promise<LlmProvider | null> {
 export interface Models {
   /** The model of the stored link vectors and of search queries. */
   embedder: Embedder;
-  /** The offline model the category anchors are tuned on (the same object when no remote model is set). */
+  /** The offline model categories are classified with (the same object when no remote model is set). */
   categoryEmbedder: Embedder;
   llm: LlmProvider | null;
   llmPolicy: LlmPolicy;
+  /** The offline transformer with its USE-lite fallback; null when a remote model or USE-lite alone is chosen. */
+  offline: OfflineEmbedder | null;
   close(): Promise<void>;
+}
+
+export interface ModelOptions {
+  observe?: InferenceObserver | undefined;
+  log?: OfflineModelLog | undefined;
+  /** Whether this process downloads a missing offline model (processes that run jobs do). */
+  download?: boolean | undefined;
 }
 
 /** Told how long each embedding call took (metrics). */
@@ -80,6 +91,9 @@ class TimedEmbedder implements Embedder {
   get dimensions(): number {
     return this.inner.dimensions;
   }
+  get calibration(): Calibration | undefined {
+    return this.inner.calibration;
+  }
   async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     const started = performance.now();
     try {
@@ -93,19 +107,39 @@ class TimedEmbedder implements Embedder {
   }
 }
 
-export async function buildModels(config: Config, chosen?: Embedder, observe?: InferenceObserver): Promise<Models> {
+const quiet: OfflineModelLog = { info: () => undefined, warn: () => undefined };
+
+export async function buildModels(config: Config, chosen?: Embedder, options: ModelOptions = {}): Promise<Models> {
+  const { observe } = options;
   const timed = (e: Embedder) => (observe ? new TimedEmbedder(e, observe) : e);
-  const embedder = timed(chosen ?? (await remoteEmbedderFrom(config)) ?? new WorkerEmbedder());
-  // Categories are tuned on the offline model: it stays theirs whatever embeds for search.
-  const categoryEmbedder = embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(new WorkerEmbedder());
+  // USE-lite: the fallback of the offline transformer while that is missing, and the category model
+  // beside a remote embedding model (one USE-lite worker, started only if used).
+  const useLite = new WorkerEmbedder();
+  const remote = chosen ? null : await remoteEmbedderFrom(config);
+  const spec = LOCAL_MODELS[config.LOCAL_MODEL];
+  const offline =
+    chosen || remote || !spec
+      ? null
+      : await OfflineEmbedder.create(useLite, {
+          spec,
+          modelsDir: config.modelsDir,
+          threads: config.MODEL_THREADS,
+          hubUrl: options.download && config.MODEL_DOWNLOAD ? config.MODEL_HUB_URL : null,
+          log: options.log ?? quiet,
+        });
+  const embedder = timed(chosen ?? remote ?? offline ?? useLite);
+  // Categories follow the offline model: the transformer once installed (one embedding a page serves
+  // both, and USE-lite never loads), USE-lite before and beside a remote model (decision 0011).
+  const categoryEmbedder = offline || embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(useLite);
   return {
     embedder,
     categoryEmbedder,
     llm: await llmFrom(config),
     llmPolicy: policyFrom(config),
+    offline,
     async close() {
       await embedder.close();
-      if (categoryEmbedder !== embedder) await categoryEmbedder.close();
+      await useLite.close();
     },
   };
 }

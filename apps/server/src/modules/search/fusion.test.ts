@@ -1,34 +1,49 @@
 import { describe, expect, it } from 'vitest';
-import { fuse, RRF_K } from './fusion.js';
+import { combine, TEXT_FLOOR, textConfidence, vectorConfidence } from './fusion.js';
 
-describe('reciprocal-rank fusion', () => {
-  it('puts what both rankings agree on first and keeps similarity in [0, 1]', () => {
-    const fused = fuse(['a', 'b', 'c'], ['b', 'd', 'a']);
-    expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'd', 'c']);
+const calibration = { floor: 0.3, certain: 0.65 };
+
+describe('confidence-weighted hybrid ranking', () => {
+  it('puts what both rankings found first and keeps similarity in [0, 1]', () => {
+    const fused = combine(
+      ['a', 'b', 'c'],
+      [
+        { id: 'b', cosine: 0.5 },
+        { id: 'd', cosine: 0.45 },
+      ],
+      calibration,
+    );
+    expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c', 'd']);
     for (const f of fused) {
       expect(f.similarity).toBeGreaterThan(0);
       expect(f.similarity).toBeLessThanOrEqual(1);
     }
     expect(fused.find((f) => f.id === 'b')).toMatchObject({ inText: true, inVectors: true });
     expect(fused.find((f) => f.id === 'd')).toMatchObject({ inText: false, inVectors: true });
-    expect(fused.find((f) => f.id === 'c')).toMatchObject({ inText: true, inVectors: false });
   });
 
-  it('gives 1 to the first of a single ranking, then decays by rank', () => {
-    const fused = fuse(['a', 'b'], []);
-    expect(fused[0]?.similarity).toBe(1);
-    expect(fused[1]?.similarity).toBeCloseTo((RRF_K + 1) / (RRF_K + 2), 12);
-    expect(fuse([], ['x'])[0]).toMatchObject({ id: 'x', similarity: 1, inVectors: true });
-    expect(fuse([], [])).toEqual([]);
+  it('lets a weak neighbour in meaning rank below every text hit, and a certain one above', () => {
+    const weak = combine(['t'], [{ id: 'v', cosine: 0.35 }], calibration);
+    expect(weak.map((f) => f.id)).toEqual(['t', 'v']);
+    const strong = combine(
+      Array.from({ length: 30 }, (_, i) => `t${i}`),
+      [{ id: 'v', cosine: 0.7 }],
+      calibration,
+    );
+    expect(strong[0]).toMatchObject({ id: 'v', similarity: 1 });
   });
 
-  it('puts a text hit before a vector hit of the same score', () => {
-    expect(fuse(['t'], ['v']).map((f) => f.id)).toEqual(['t', 'v']);
-    expect(fuse(['t2', 't'], ['v', 'x']).map((f) => f.id)).toEqual(['t2', 'v', 't', 'x']);
+  it('rescales cosines by the model calibration, so similarity reads the same across models', () => {
+    expect(vectorConfidence(0.3, calibration)).toBe(0);
+    expect(vectorConfidence(0.65, calibration)).toBe(1);
+    expect(vectorConfidence(0.475, calibration)).toBeCloseTo(0.5, 12);
+    expect(vectorConfidence(0.475, { floor: 0.15, certain: 0.8 })).toBeCloseTo(0.5, 12);
   });
 
-  it('weights one ranking over the other', () => {
-    const fused = fuse(['t'], ['v'], { text: 2, vectors: 1 });
-    expect(fused.map((f) => f.id)).toEqual(['t', 'v']);
+  it('decays text confidence by rank without falling under its floor', () => {
+    expect(textConfidence(0)).toBeCloseTo(0.9, 12);
+    expect(textConfidence(1)).toBeLessThan(textConfidence(0));
+    expect(textConfidence(10_000)).toBeGreaterThan(TEXT_FLOOR);
+    expect(combine([], [], calibration)).toEqual([]);
   });
 });

@@ -1,9 +1,8 @@
-/** Reciprocal-rank fusion constant: dampens the gap between rank 1 and rank 2 (Cormack et al., k=60). */
-export const RRF_K = 60;
+import type { Calibration } from '../ml/embedder.js';
 
 export interface Fused {
   id: string;
-  /** In [0, 1]: 1 is first in every list that was fused. */
+  /** In [0, 1], the same scale for every user and model: how sure the match is. */
   similarity: number;
   inText: boolean;
   inVectors: boolean;
@@ -14,25 +13,43 @@ export const textFirst = (a: Pick<Fused, 'inText'>, b: Pick<Fused, 'inText'>): n
   Number(b.inText) - Number(a.inText);
 
 /**
- * Reciprocal-rank fusion of the text ranking and the vector ranking (ids best first). Each list adds
- * weight / (k + rank); the sum is divided by the best possible sum, so similarity is in [0, 1].
- * The first text hit and the first vector hit score the same: the text hit goes first (an exact
- * title whose link has no vector yet must not lose to a neighbour in meaning).
+ * Confidence of a text hit by its rank: every query word matched (the index ANDs them), so the
+ * first is nearly certain; later ones decay gently and never fall below TEXT_FLOOR.
  */
-export function fuse(text: string[], vectors: string[], weights = { text: 1, vectors: 1 }, k = RRF_K): Fused[] {
-  const out = new Map<string, Fused & { score: number }>();
-  const add = (ids: string[], weight: number, field: 'inText' | 'inVectors') => {
-    ids.forEach((id, rank) => {
-      const entry = out.get(id) ?? { id, similarity: 0, score: 0, inText: false, inVectors: false };
-      entry.score += weight / (k + rank + 1);
-      entry[field] = true;
-      out.set(id, entry);
-    });
+export const TEXT_FLOOR = 0.5;
+const TEXT_TOP = 0.9;
+const TEXT_DECAY = 10;
+export const textConfidence = (rank: number): number =>
+  TEXT_FLOOR + ((TEXT_TOP - TEXT_FLOOR) * TEXT_DECAY) / (TEXT_DECAY + rank);
+
+/** A cosine rescaled by its model's calibration: 0 at the floor, 1 at `certain`. */
+export const vectorConfidence = (cosine: number, calibration: Calibration): number =>
+  Math.min(1, Math.max(0, (cosine - calibration.floor) / (calibration.certain - calibration.floor)));
+
+/**
+ * Hybrid ranking weighted by confidence: the text ranking (ids best first) and the vector neighbours
+ * (cosines at or above the model's floor, the caller's job) each say how sure they are, and a link
+ * found by both is surer than by either: similarity = 1 − (1 − text)(1 − vector). A weak neighbour
+ * in meaning cannot outrank a link whose every word matched; a strong one can.
+ */
+export function combine(text: string[], vectors: { id: string; cosine: number }[], calibration: Calibration): Fused[] {
+  const out = new Map<string, Fused & { t: number; v: number }>();
+  const entry = (id: string) => {
+    let e = out.get(id);
+    if (!e) out.set(id, (e = { id, similarity: 0, inText: false, inVectors: false, t: 0, v: 0 }));
+    return e;
   };
-  add(text, weights.text, 'inText');
-  add(vectors, weights.vectors, 'inVectors');
-  const best = (text.length > 0 ? weights.text : 0) / (k + 1) + (vectors.length > 0 ? weights.vectors : 0) / (k + 1);
+  text.forEach((id, rank) => {
+    const e = entry(id);
+    e.inText = true;
+    e.t = Math.max(e.t, textConfidence(rank));
+  });
+  for (const { id, cosine } of vectors) {
+    const e = entry(id);
+    e.inVectors = true;
+    e.v = Math.max(e.v, vectorConfidence(cosine, calibration));
+  }
   return [...out.values()]
-    .sort((a, b) => b.score - a.score || textFirst(a, b))
-    .map(({ score, ...rest }) => ({ ...rest, similarity: best > 0 ? Math.min(1, score / best) : 0 }));
+    .map(({ t, v, ...rest }) => ({ ...rest, similarity: 1 - (1 - t) * (1 - v) }))
+    .sort((a, b) => b.similarity - a.similarity || textFirst(a, b));
 }

