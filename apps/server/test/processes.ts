@@ -11,7 +11,8 @@ const mainTs = path.join(root, 'apps/server/src/main.ts');
 export async function launch(env: Record<string, string>, url: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=@linkwise/source', '--import', 'tsx', mainTs], {
     cwd: root,
-    env: { PATH: process.env.PATH, ...env },
+    // Never reach for the public model hub from a test (a test may still ask for it).
+    env: { PATH: process.env.PATH, MODEL_DOWNLOAD: 'false', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {

@@ -39,7 +39,7 @@ function runMain(env: Record<string, string>) {
     const child = spawn(
       process.execPath,
       ['--conditions=@linkwise/source', '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
-      { cwd: root, env: { PATH: process.env.PATH, PORT: '0', DATA_DIR: dataDir, ...env } },
+      { cwd: root, env: { PATH: process.env.PATH, PORT: '0', DATA_DIR: dataDir, MODEL_DOWNLOAD: 'false', ...env } },
     );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
