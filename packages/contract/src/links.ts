@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Limits, Messages } from './messages.js';
 import { QueryBoolean, TimestampSchema } from './common.js';
+import { AnalysisFailureSchema } from './library.js';
 
 export const DEFAULT_CATEGORIES = [
   'Development',
@@ -164,6 +165,12 @@ export const LinkSchema = z.object({
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   analysisStatus: AnalysisStatusSchema,
+  /** Why the last analysis failed, when `analysisStatus` is `failed`. */
+  analysisFailure: AnalysisFailureSchema.nullable().optional(),
+  /** When the pending analysis was queued. */
+  analysisStartedAt: TimestampSchema.nullable().optional(),
+  /** The page's icon as a `data:` URL, fetched by the server (never loaded from the page's host). */
+  faviconData: z.string().nullable().optional(),
 });
 export type Link = z.infer<typeof LinkSchema>;
 

@@ -26,6 +26,7 @@ import {
   UsageResponseSchema,
 } from './subscription.js';
 import { AppConfigResponseSchema } from './app-config.js';
+import { libraryRoutes } from './routes-library.js';
 
 /** Every route of the public API, keyed by the name the typed client uses. */
 export const routes = {
@@ -328,6 +329,7 @@ export const routes = {
     body: PlanChoiceSchema,
     response: SubscriptionStatusResponseSchema,
   }),
+  ...libraryRoutes,
 } as const;
 
 export type Routes = typeof routes;

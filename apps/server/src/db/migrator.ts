@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-search-inline.js';
 import * as m0010 from './migrations/0010-search-words-lock.js';
 import * as m0011 from './migrations/0011-platform.js';
 import * as m0012 from './migrations/0012-search-schema.js';
+import * as m0016 from './migrations/0016-library.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -29,6 +30,7 @@ const migrations: Record<string, EngineMigration> = {
   '0010-search-words-lock': m0010,
   '0011-platform': m0011,
   '0012-search-schema': m0012,
+  '0016-library': m0016,
 };
 
 /** Every migration's name, oldest first. */

@@ -1,4 +1,4 @@
-import type { AnalyzeResponse } from '@linkwise/contract';
+import type { AnalysisFailure, AnalyzeResponse } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,10 +8,16 @@ import { Priority } from '../../platform/jobs/job.js';
 import type { AnalysisService } from '../analysis/analysis.service.js';
 import { effectiveSubscription, llmAnalysisFor, type BillingMode } from '../billing/entitlements.js';
 import type { SubscriptionRepository } from '../billing/subscription.repository.js';
+import { FetchError } from '../pages/fetcher.js';
 import type { EmbeddingRepository } from '../embeddings/embedding.repository.js';
 import type { LinkAnalysisRepository } from './link-analysis.repository.js';
 import type { LinkRepository } from './link.repository.js';
 import { hostTitle } from './url-normalize.js';
+
+/** What the card says about a failed analysis; errors that are not the page's own read as `error`. */
+export function failureOf(error: unknown): AnalysisFailure {
+  return error instanceof FetchError ? { reason: error.reason, status: error.status } : { reason: 'error', status: null };
+}
 
 /** A link's analysis job has one dedupe key: asking again while one waits adds nothing. */
 export const analyzeDedupeKey = (linkId: string): string => `analyze-link:${linkId}`;
@@ -102,7 +108,7 @@ export class LinkAnalysisService {
    * finds it. The status is set even when the embedding model is down too (a remote one can be):
    * the link is then left to the re-embedding job, queued here.
    */
-  async giveUp(userId: string, linkId: string): Promise<void> {
+  async giveUp(userId: string, linkId: string, error?: unknown): Promise<void> {
     const { links, analyses, embeddings, analysis, clock, log } = this.deps;
     const link = await links.findOwned(userId, linkId);
     if (!link) return;
@@ -119,7 +125,7 @@ export class LinkAnalysisService {
         'could not embed a link whose analysis failed',
       );
     }
-    await analyses.setStatus(userId, linkId, 'failed');
+    await analyses.setStatus(userId, linkId, 'failed', failureOf(error));
     if (!embedded) await this.deps.vectorMissing();
   }
 
@@ -128,6 +134,11 @@ export class LinkAnalysisService {
     const link = await this.deps.links.findOwned(actor.userId, linkId);
     if (!link) throw notFound('Link');
     return this.queue(actor.userId, [linkId], Priority.interactive);
+  }
+
+  /** Several links chosen by the user (already checked to be theirs): interactive, like one. */
+  async reanalyzeMany(actor: Actor, linkIds: string[]): Promise<{ queued: number }> {
+    return this.queue(actor.userId, linkIds, Priority.interactive);
   }
 
   /** Every link of the user: a backlog, behind anyone's fresh saves. */
@@ -143,7 +154,7 @@ export class LinkAnalysisService {
     if (linkIds.length === 0) return { queued: 0 };
     const { links, analyses, queue } = this.deps;
     await links.transaction(async (tx) => {
-      await analyses.with(tx.connection).markPending(userId, linkIds);
+      await analyses.with(tx.connection).markPending(userId, linkIds, this.deps.clock.now());
       await queue.enqueueMany(
         'analyze-link',
         linkIds.map((linkId) => ({ payload: { linkId, userId }, dedupeKey: analyzeDedupeKey(linkId) })),

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type IconvLite from 'iconv-lite';
 import { Agent, buildConnector, fetch } from 'undici';
+import type { AnalysisFailureReason } from '@linkwise/contract';
 import { isPublicAddress } from './address-policy.js';
 
 type Iconv = typeof IconvLite;
@@ -18,9 +19,19 @@ export class FetchError extends Error {
   constructor(
     readonly code: FetchErrorCode,
     message: string,
+    /** What went wrong in the user's terms (the card and the add dialog say it). */
+    readonly reason: AnalysisFailureReason = code === 'BLOCKED_ADDRESS' ? 'blocked' : code === 'NOT_HTML' ? 'not-html' : 'error',
+    /** The HTTP status the page answered, for `http-error`. */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'FetchError';
+  }
+
+  /** Whether trying again later can help: a host down or slow, a server error, rate limiting. */
+  get transient(): boolean {
+    if (this.reason === 'unreachable' || this.reason === 'timeout') return true;
+    return this.reason === 'http-error' && this.status !== null && (this.status >= 500 || this.status === 429 || this.status === 408);
   }
 }
 
@@ -150,7 +161,12 @@ export class PageFetcher {
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new FetchError('FETCH_FAILED', `The page answered with status ${response.status}`);
+        throw new FetchError(
+          'FETCH_FAILED',
+          `The page answered with status ${response.status}`,
+          'http-error',
+          response.status,
+        );
       }
       const contentType = response.headers.get('content-type') ?? '';
       if (!isHtmlType(contentType) && contentType !== '') {
@@ -178,7 +194,7 @@ export class PageFetcher {
     const reader = stream.getReader();
     try {
       for (;;) {
-        if (signal.aborted) throw new FetchError('FETCH_FAILED', 'The page took too long to load');
+        if (signal.aborted) throw new FetchError('FETCH_FAILED', 'The page took too long to load', 'timeout');
         const { done, value } = await reader.read();
         if (done) return { body: Buffer.concat(chunks), truncated: false };
         const room = this.options.maxBytes - size;
@@ -216,10 +232,30 @@ function asFetchError(error: unknown): FetchError {
   let cause: unknown = error;
   while (cause instanceof Error) {
     if (cause instanceof FetchError) return cause;
-    if (cause.name === 'TimeoutError' || cause.name === 'AbortError') {
-      return new FetchError('FETCH_FAILED', 'The page took too long to load');
+    if (cause.name === 'TimeoutError' || cause.name === 'AbortError' || errno(cause) === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new FetchError('FETCH_FAILED', 'The page took too long to load', 'timeout');
+    }
+    if (UNREACHABLE.has(errno(cause) ?? '')) {
+      return new FetchError('FETCH_FAILED', 'The site could not be reached', 'unreachable');
     }
     cause = cause.cause;
   }
   return new FetchError('FETCH_FAILED', 'The page could not be fetched');
+}
+
+/** Socket and resolver errors that mean "nobody answered at this address". */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+]);
+
+function errno(error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }
