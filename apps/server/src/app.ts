@@ -208,6 +208,7 @@ export async function buildApp({
     }),
     subscriptions,
     queue,
+    fetchIcon: (url) => fetcher.fetchIcon(url),
     vectorMissing: () => reembed.queue(),
     billingMode: config.BILLING,
     clock,

@@ -191,9 +191,7 @@ describe.each(engines())('link analysis address checks on %s', (engine) => {
       const error = await failure(api.analyzeLink({ body: { url } }));
       expect(error.status, url).toBe(422);
       expect(error.code, url).toBe('BLOCKED_ADDRESS');
-      expect(error.message).toBe(
-        `${Messages.analysisFailed}: This address is on a private network and is not fetched`,
-      );
+      expect(error.message).toBe(`${Messages.analysisFailed}: This address is on a private network and is not fetched`);
     }
   });
 

@@ -163,7 +163,11 @@ describe.each(engines())('library management on %s', (engine) => {
     it('queues re-analysis for the chosen links and validates the request', async () => {
       const { api } = await server.signUp();
       const [a] = await seed(server, api, [{ url: 'https://q.example/a', title: 'A' }]);
-      await server.database.db.updateTable('links').set({ analysis_status: 'failed' }).where('id', '=', a!.id).execute();
+      await server.database.db
+        .updateTable('links')
+        .set({ analysis_status: 'failed' })
+        .where('id', '=', a!.id)
+        .execute();
       expect((await api.bulkLinks({ body: { action: 'reanalyze', ids: [a!.id] } })).data).toEqual({ affected: 1 });
       const link = await api.getLink({ params: { id: a!.id } });
       expect(link.analysisStatus).toBe('pending');
@@ -212,7 +216,11 @@ describe.each(engines())('library management on %s', (engine) => {
       await api.countClick({ params: { id: a!.id } });
       await api.search({ query: { query: 'anything' } });
       await server.database.db.deleteFrom('users').where('id', '=', userId).execute();
-      const clicks = await server.database.db.selectFrom('link_clicks').selectAll().where('user_id', '=', userId).execute();
+      const clicks = await server.database.db
+        .selectFrom('link_clicks')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .execute();
       const searches = await server.database.db
         .selectFrom('search_counts')
         .selectAll()
@@ -223,9 +231,29 @@ describe.each(engines())('library management on %s', (engine) => {
   });
 });
 
-/** A page that answers 404, and a closed port for an unreachable host. */
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A page with an icon, one whose icon is too large, anything else 404; and a closed port. */
 async function serveFailures(): Promise<{ base: string; closed: string; server: Server }> {
   const server = createServer((req, res) => {
+    const page = (icon: string) =>
+      `<html><head><title>Icon page</title><link rel="icon" href="${icon}"></head><body><p>Words about icons.</p></body></html>`;
+    if (req.url === '/with-icon') {
+      res.setHeader('content-type', 'text/html');
+      return res.end(page('/icon.png'));
+    }
+    if (req.url === '/with-big-icon') {
+      res.setHeader('content-type', 'text/html');
+      return res.end(page('/big.png'));
+    }
+    if (req.url === '/icon.png' || req.url === '/big.png') {
+      res.setHeader('content-type', 'image/png');
+      return res.end(req.url === '/icon.png' ? PNG : Buffer.alloc(64 * 1024, 1));
+    }
     res.statusCode = 404;
     res.end();
   });
@@ -234,7 +262,7 @@ async function serveFailures(): Promise<{ base: string; closed: string; server: 
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed, server };
 }
 
-describe.each(engines())('analysis failures on %s', (engine) => {
+describe.each(engines())('analysis state and icons on %s', (engine) => {
   let server: TestServer;
   let pages: Awaited<ReturnType<typeof serveFailures>>;
 
@@ -300,6 +328,16 @@ describe.each(engines())('analysis failures on %s', (engine) => {
     expect((await api.reanalyzeLink({ params: { id: created.id } })).data).toEqual({ queued: 1 });
     const again = await api.getLink({ params: { id: created.id } });
     expect(again).toMatchObject({ analysisStatus: 'pending', analysisFailure: null });
+  });
+
+  it('keeps the site icon as a data URL (the browser never asks the site), and none when it is too large', async () => {
+    const { api } = await server.signUp();
+    const small = await api.createLink({ body: { url: `${pages.base}/with-icon` } });
+    const big = await api.createLink({ body: { url: `${pages.base}/with-big-icon` } });
+    const done = await until(api, small.id, (l) => l.analysisStatus === 'done');
+    expect(done.faviconData).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(done.favicon).toBe(`${pages.base}/icon.png`);
+    expect((await until(api, big.id, (l) => l.analysisStatus === 'done')).faviconData).toBeNull();
   });
 
   it('names the reason in the add dialog’s Analyze error', async () => {

@@ -3,7 +3,15 @@ import { IdSchema } from './common.js';
 import { Limits } from './messages.js';
 
 /** Why a link's page could not be analysed, in the words the card and the add dialog show. */
-export const AnalysisFailureReasons = ['unreachable', 'blocked', 'not-html', 'timeout', 'http-error', 'empty', 'error'] as const;
+export const AnalysisFailureReasons = [
+  'unreachable',
+  'blocked',
+  'not-html',
+  'timeout',
+  'http-error',
+  'empty',
+  'error',
+] as const;
 export const AnalysisFailureReasonSchema = z.enum(AnalysisFailureReasons);
 export type AnalysisFailureReason = z.infer<typeof AnalysisFailureReasonSchema>;
 

@@ -135,7 +135,10 @@ export class LibraryRepository {
       .where('id', '=', id)
       .execute();
     for (let i = 0; i < rows.length; i += 500) {
-      await this.db.insertInto('link_tags').values(rows.slice(i, i + 500)).execute();
+      await this.db
+        .insertInto('link_tags')
+        .values(rows.slice(i, i + 500))
+        .execute();
     }
   }
 
@@ -158,10 +161,11 @@ export class LibraryRepository {
           .selectFrom('link_tags as s')
           .select(['s.link_id', eb.val(into).as('tag_id'), 's.position'])
           .where('s.tag_id', '=', from)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('link_tags as t')
+          .where((w) =>
+            w.not(
+              w.exists(
+                w
+                  .selectFrom('link_tags as t')
                   .select('t.link_id')
                   .whereRef('t.link_id', '=', 's.link_id')
                   .where('t.tag_id', '=', into),
@@ -201,9 +205,7 @@ export class LibraryRepository {
     await this.db
       .insertInto('link_clicks')
       .values({ link_id: linkId, user_id: userId, count: 1, last_clicked_at: now })
-      .onConflict((oc) =>
-        oc.column('link_id').doUpdateSet({ count: sql`link_clicks.count + 1`, last_clicked_at: now }),
-      )
+      .onConflict((oc) => oc.column('link_id').doUpdateSet({ count: sql`link_clicks.count + 1`, last_clicked_at: now }))
       .execute();
     return true;
   }

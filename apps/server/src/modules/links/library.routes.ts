@@ -15,9 +15,13 @@ export function libraryRoutes(add: AddRoute, library: LibraryService): void {
     },
     { rateLimitPerMinute: CLICKS_PER_MINUTE },
   );
-  add(routes.bulkLinks, async ({ actor, body }) => ({ success: true as const, data: await library.bulk(actor, body) }), {
-    rateLimitPerMinute: BULK_PER_MINUTE,
-  });
+  add(
+    routes.bulkLinks,
+    async ({ actor, body }) => ({ success: true as const, data: await library.bulk(actor, body) }),
+    {
+      rateLimitPerMinute: BULK_PER_MINUTE,
+    },
+  );
   add(routes.listTags, async ({ actor }) => library.tags(actor));
   add(routes.renameTag, async ({ actor, params, body }) => ({
     success: true as const,

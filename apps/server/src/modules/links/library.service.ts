@@ -67,6 +67,8 @@ export class LibraryService {
         case 'delete':
           await repo.deleteLinks(actor.userId, owned);
           break;
+        case 'reanalyze':
+          break; // queued above, outside this transaction
       }
       return { affected: owned.length };
     });

@@ -12,6 +12,8 @@ export interface Enrichment {
   category: string | null;
   aiDescription: string | null;
   favicon: string | null;
+  /** The icon itself; kept from an earlier analysis when this one found none. */
+  faviconData: string | null;
 }
 
 /** A link's analysis as the links module applies it: facts, page text and status (vectors: embeddings). */
@@ -66,6 +68,7 @@ export class LinkAnalysisRepository {
         ...(e.category && { category: sql<string>`coalesce(category, ${e.category})` }),
         ai_description: e.aiDescription,
         ...(e.favicon && { favicon: e.favicon }),
+        ...(e.faviconData && { favicon_data: e.faviconData }),
         updated_at: now,
       })
       .where('id', '=', linkId)
@@ -121,7 +124,12 @@ export class LinkAnalysisRepository {
     for (let i = 0; i < linkIds.length; i += 500) {
       await this.db
         .updateTable('links')
-        .set({ analysis_status: 'pending', analysis_error: null, analysis_error_status: null, analysis_started_at: now })
+        .set({
+          analysis_status: 'pending',
+          analysis_error: null,
+          analysis_error_status: null,
+          analysis_started_at: now,
+        })
         .where('user_id', '=', userId)
         .where('id', 'in', linkIds.slice(i, i + 500))
         .execute();

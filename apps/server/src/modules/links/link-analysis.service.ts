@@ -16,7 +16,9 @@ import { hostTitle } from './url-normalize.js';
 
 /** What the card says about a failed analysis; errors that are not the page's own read as `error`. */
 export function failureOf(error: unknown): AnalysisFailure {
-  return error instanceof FetchError ? { reason: error.reason, status: error.status } : { reason: 'error', status: null };
+  return error instanceof FetchError
+    ? { reason: error.reason, status: error.status }
+    : { reason: 'error', status: null };
 }
 
 /** A link's analysis job has one dedupe key: asking again while one waits adds nothing. */
@@ -29,6 +31,8 @@ export interface LinkAnalysisDeps {
   analysis: AnalysisService;
   subscriptions: SubscriptionRepository;
   queue: JobQueue;
+  /** The site's icon as a `data:` URL (the page fetcher's `fetchIcon`), null when it has none. */
+  fetchIcon: (url: string) => Promise<string | null>;
   /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
   vectorMissing: () => Promise<unknown>;
   billingMode: BillingMode;
@@ -73,6 +77,7 @@ export class LinkAnalysisService {
     });
     const { facts, understanding } = result;
     const vector = await analysis.searchVector(result, linkId);
+    const faviconData = facts.favicon ? await this.icon(facts.favicon) : null;
     const now = this.deps.clock.now();
     await links.transaction(async (tx) => {
       await tx.lockUser(userId);
@@ -87,6 +92,7 @@ export class LinkAnalysisService {
           category: understanding.category,
           aiDescription: understanding.aiDescription,
           favicon: facts.favicon,
+          faviconData,
         },
         now,
       );
@@ -101,6 +107,15 @@ export class LinkAnalysisService {
       await repo.setStatus(userId, linkId, 'done');
     });
     if (!vector) await this.deps.vectorMissing();
+  }
+
+  /** A missing or broken icon is not a failed analysis: the card shows the domain's letter instead. */
+  private async icon(url: string): Promise<string | null> {
+    try {
+      return await this.deps.fetchIcon(url);
+    } catch {
+      return null;
+    }
   }
 
   /**

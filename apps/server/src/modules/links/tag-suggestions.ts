@@ -39,7 +39,7 @@ function keeper(a: TagSummary, b: TagSummary): [TagSummary, TagSummary] {
 
 /**
  * Pairs of tags that are spellings of one word ("Tutorial", "tutorials", "java-script"/"JavaScript",
- * one typo apart in words of 6+ letters). Each tag is suggested for merging at most once.
+ * one typo apart in words of 6+ letters). A variant is suggested once; one tag can absorb several.
  */
 export function spellingSuggestions(tags: readonly TagSummary[], limit = 50): TagMergeSuggestion[] {
   const out: TagMergeSuggestion[] = [];
@@ -51,7 +51,8 @@ export function spellingSuggestions(tags: readonly TagSummary[], limit = 50): Ta
       const b = keyed[j]!;
       if (used.has(a.tag.id) || used.has(b.tag.id)) continue;
       const close =
-        a.key === b.key || (Math.min(a.key.length, b.key.length) >= 6 && a.key[0] === b.key[0] && editDistance(a.key, b.key, 1) <= 1);
+        a.key === b.key ||
+        (Math.min(a.key.length, b.key.length) >= 6 && a.key[0] === b.key[0] && editDistance(a.key, b.key, 1) <= 1);
       if (!close) continue;
       const [into, from] = keeper(a.tag, b.tag);
       used.add(from.id);
