@@ -92,6 +92,18 @@ function hasUserInfo(value: string): boolean {
   }
 }
 
+/**
+ * What people type for an address: "example.com/page" means https. Anything with a scheme, or
+ * that does not look like a host name, is returned as typed (trimmed) for the URL check to judge.
+ */
+export function withDefaultScheme(value: string): string {
+  const typed = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(typed) && !/^[^/:]+:\d+([/?#]|$)/.test(typed)) return typed;
+  return /^(localhost|[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+)(:\d{1,5})?([/?#]|$)/iu.test(typed)
+    ? `https://${typed}`
+    : typed;
+}
+
 /** True for an absolute http(s) URL with a host. */
 export function isHttpUrl(value: string): boolean {
   try {
