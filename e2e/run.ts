@@ -21,6 +21,7 @@ import {
   type RunningServer,
   type WatchedPage,
 } from './harness.js';
+import { libraryJourneys } from './library-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -133,6 +134,14 @@ void describe('Linkwise in Chromium', () => {
     server: () => {
       assert.ok(server, 'the server is running');
       return server;
+    },
+  });
+
+  // h. The library as a daily tool (its own server: several links, billing off).
+  libraryJourneys({
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
     },
   });
 
