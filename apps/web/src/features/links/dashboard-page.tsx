@@ -241,15 +241,17 @@ export default function DashboardPage() {
           <p className="mt-1 text-slate-600 dark:text-slate-400">Manage and organize your intelligent bookmarks</p>
         </div>
         <div className="flex items-center gap-2">
-          <Button
-            variant="ghost"
-            className="hidden sm:inline-flex"
-            aria-label="Keyboard shortcuts"
-            title="Keyboard shortcuts (?)"
-            onClick={() => setHelpOpen(true)}
-          >
-            <Keyboard className="size-4" aria-hidden />
-          </Button>
+          {/* Phones seldom have a keyboard: the shortcuts button shows from tablet width. */}
+          <span className="hidden sm:block">
+            <Button
+              variant="ghost"
+              aria-label="Keyboard shortcuts"
+              title="Keyboard shortcuts (?)"
+              onClick={() => setHelpOpen(true)}
+            >
+              <Keyboard className="size-4" aria-hidden />
+            </Button>
+          </span>
           <Button onClick={onAdd} aria-keyshortcuts="n">
             <Plus className="size-4" aria-hidden /> Add Link
           </Button>

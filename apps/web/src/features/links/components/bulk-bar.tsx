@@ -88,7 +88,7 @@ export function BulkBar({
     <div
       role="toolbar"
       aria-label="Selected links"
-      className="sticky bottom-3 z-30 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-brand-200 bg-white/95 p-2 shadow-lg backdrop-blur dark:border-brand-600/40 dark:bg-slate-900/95"
+      className="sticky bottom-3 z-30 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-brand-500/40 bg-white/95 p-2 shadow-lg backdrop-blur dark:border-brand-600/40 dark:bg-slate-900/95"
     >
       <span className="px-2 text-sm font-semibold" aria-live="polite">
         {count} selected
@@ -101,39 +101,66 @@ export function BulkBar({
       <Button variant="ghost" size="sm" onClick={onClear}>
         <X className="size-4" aria-hidden /> Clear
       </Button>
-      <span className="mx-1 hidden h-6 w-px bg-slate-200 sm:block dark:bg-slate-700" aria-hidden />
-      <Button variant="secondary" size="sm" onClick={() => run({ action: 'mark-read' }, 'marked read')}>
-        <Check className="size-4" aria-hidden /> Mark read
-      </Button>
-      <Button variant="secondary" size="sm" onClick={() => run({ action: 'mark-unread' }, 'marked unread')}>
-        <Circle className="size-4" aria-hidden /> Mark unread
-      </Button>
-      <Button variant="secondary" size="sm" onClick={() => run({ action: 'read-later' }, 'added to Read Later')}>
-        <BookmarkPlus className="size-4" aria-hidden /> Read later
-      </Button>
-      <Button
-        variant="secondary"
-        size="sm"
-        onClick={() => run({ action: 'not-read-later' }, 'removed from Read Later')}
-      >
-        <BookmarkMinus className="size-4" aria-hidden /> Not read later
-      </Button>
-      <Button variant="secondary" size="sm" onClick={() => open('category')}>
-        <FolderInput className="size-4" aria-hidden /> Set category
-      </Button>
-      <Button variant="secondary" size="sm" onClick={() => open('add-tags')}>
-        <Tag className="size-4" aria-hidden /> Add tags
-      </Button>
-      <Button variant="secondary" size="sm" onClick={() => open('remove-tags')}>
-        <Tag className="size-4" aria-hidden /> Remove tags
-      </Button>
-      <Button variant="secondary" size="sm" onClick={() => run({ action: 'reanalyze' }, 'queued for analysis')}>
-        <RotateCw className="size-4" aria-hidden /> Re-analyse
-      </Button>
-      <Button variant="danger" size="sm" onClick={() => setAsk('delete')}>
-        <Trash2 className="size-4" aria-hidden /> Delete
-      </Button>
-
+      {/* On a phone the actions scroll sideways in one row instead of filling the screen. */}
+      <div className="-mx-2 flex w-[calc(100%+1rem)] gap-2 overflow-x-auto px-2 pb-1 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'mark-read' }, 'marked read')}
+        >
+          <Check className="size-4" aria-hidden /> Mark read
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'mark-unread' }, 'marked unread')}
+        >
+          <Circle className="size-4" aria-hidden /> Mark unread
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'read-later' }, 'added to Read Later')}
+        >
+          <BookmarkPlus className="size-4" aria-hidden /> Read later
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'not-read-later' }, 'removed from Read Later')}
+        >
+          <BookmarkMinus className="size-4" aria-hidden /> Not read later
+        </Button>
+        <Button variant="secondary" size="sm" className="shrink-0 whitespace-nowrap" onClick={() => open('category')}>
+          <FolderInput className="size-4" aria-hidden /> Set category
+        </Button>
+        <Button variant="secondary" size="sm" className="shrink-0 whitespace-nowrap" onClick={() => open('add-tags')}>
+          <Tag className="size-4" aria-hidden /> Add tags
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => open('remove-tags')}
+        >
+          <Tag className="size-4" aria-hidden /> Remove tags
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'reanalyze' }, 'queued for analysis')}
+        >
+          <RotateCw className="size-4" aria-hidden /> Re-analyse
+        </Button>
+        <Button variant="danger" size="sm" className="shrink-0 whitespace-nowrap" onClick={() => setAsk('delete')}>
+          <Trash2 className="size-4" aria-hidden /> Delete
+        </Button>
+      </div>
       {(ask === 'category' || ask === 'add-tags' || ask === 'remove-tags') && (
         <Dialog
           open
