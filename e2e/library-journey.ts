@@ -296,7 +296,10 @@ export function libraryJourneys(ctx: Context): void {
       await page.getByRole('alertdialog', { name: 'Delete 2 links?' }).getByRole('button', { name: 'Delete' }).click();
       await card(page, titles.delta).waitFor({ state: 'detached' });
       await toast(page, '2 links deleted');
-      await page.locator('[data-sonner-toast]', { hasText: '2 links deleted' }).getByRole('button', { name: 'Undo' }).click();
+      await page
+        .locator('[data-sonner-toast]', { hasText: '2 links deleted' })
+        .getByRole('button', { name: 'Undo' })
+        .click();
       await card(page, titles.delta).waitFor();
       await card(page, titles.gamma).waitFor();
       await new Promise((resolve) => setTimeout(resolve, 6_500));
@@ -306,7 +309,11 @@ export function libraryJourneys(ctx: Context): void {
       await bar.getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('alertdialog', { name: 'Delete 1 link?' }).getByRole('button', { name: 'Delete' }).click();
       await card(page, titles.delta).waitFor({ state: 'detached' });
-      await eventually(() => linkByTitle(titles.delta), (l) => l === undefined, 'the deletion after the undo time');
+      await eventually(
+        () => linkByTitle(titles.delta),
+        (l) => l === undefined,
+        'the deletion after the undo time',
+      );
       await page.reload();
       await page.getByText('Showing 5 of 5 links').waitFor();
     });
@@ -334,7 +341,8 @@ export function libraryJourneys(ctx: Context): void {
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'detached' });
 
-      const focusedTitle = () => page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null');
+      const focusedTitle = () =>
+        page.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null');
       const order = await Promise.all((await page.getByRole('article').all()).map((a) => a.getAttribute('aria-label')));
       await page.keyboard.press('j');
       assert.equal(await focusedTitle(), order[0]);
@@ -360,20 +368,33 @@ export function libraryJourneys(ctx: Context): void {
       await card(page, order[0]!).focus();
       const [opened] = await Promise.all([context.waitForEvent('page'), page.keyboard.press('Enter')]);
       await opened.close();
-      await eventually(async () => (await user.client.usageCounts()).data.totalClicks, (n) => n === before + 1, 'Enter to count');
+      await eventually(
+        async () => (await user.client.usageCounts()).data.totalClicks,
+        (n) => n === before + 1,
+        'Enter to count',
+      );
       const [middle] = await Promise.all([
         context.waitForEvent('page'),
         card(page, order[1]!).getByRole('link').click({ button: 'middle' }),
       ]);
       await middle.close();
-      await eventually(async () => (await user.client.usageCounts()).data.totalClicks, (n) => n === before + 2, 'middle-click to count');
+      await eventually(
+        async () => (await user.client.usageCounts()).data.totalClicks,
+        (n) => n === before + 2,
+        'middle-click to count',
+      );
 
       const searches = (await user.client.usageCounts()).data.searchesThisMonth;
       assert.ok(searches >= 1, `searches counted: ${searches}`);
       await page.goto(`${server.url}/profile`);
       assert.equal(await page.title(), 'Profile · Linkwise');
-      const stat = (label: string) => page.locator('dl div', { has: page.getByText(label, { exact: true }) }).locator('dd');
-      await eventually(() => stat('Total Clicks').innerText(), (t) => t === String(before + 2), 'Total Clicks on Profile');
+      const stat = (label: string) =>
+        page.locator('dl div', { has: page.getByText(label, { exact: true }) }).locator('dd');
+      await eventually(
+        () => stat('Total Clicks').innerText(),
+        (t) => t === String(before + 2),
+        'Total Clicks on Profile',
+      );
       assert.equal(await stat('Searches This Month').innerText(), String(searches));
       await screenshot(page, 'library-profile');
     });
