@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { tagKey, type TagSummary } from '@linkwise/contract';
 import type { DB } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
 
 /** Flags a bulk action sets on several links at once. */
 export type BulkFlags = Partial<{ is_read: 0 | 1; is_read_later: 0 | 1 }>;
@@ -78,6 +79,61 @@ export class LibraryRepository {
       for (const r of rows) out.get(r.link_id)?.push(r.name);
     }
     return out;
+  }
+
+  /**
+   * Adds tags to the links that lack them, after their own (one statement per tag and 500 links,
+   * not a rewrite of each link's tags: each `link_tags` row written costs the search index a
+   * trigger). A link already at `maxPerLink` tags is left as it is.
+   */
+  async addTags(userId: string, ids: string[], names: string[], maxPerLink: number, now: number): Promise<void> {
+    if (names.length === 0) return;
+    const wanted = names.map((name) => ({ name, key: tagKey(name) }));
+    await this.db
+      .insertInto('tags')
+      .values(wanted.map((t) => ({ id: newId(), user_id: userId, name: t.name, name_key: t.key, created_at: now })))
+      .onConflict((oc) => oc.columns(['user_id', 'name_key']).doNothing())
+      .execute();
+    const rows = await this.db
+      .selectFrom('tags')
+      .select(['id', 'name_key'])
+      .where('user_id', '=', userId)
+      .where(
+        'name_key',
+        'in',
+        wanted.map((t) => t.key),
+      )
+      .execute();
+    const idByKey = new Map(rows.map((r) => [r.name_key, r.id]));
+    for (const { key } of wanted) {
+      const tagId = idByKey.get(key);
+      if (!tagId) continue;
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        await sql`
+          insert into link_tags (link_id, tag_id, position)
+          select l.id, ${tagId}, coalesce((select max(p.position) + 1 from link_tags p where p.link_id = l.id), 0)
+          from links l
+          where l.user_id = ${userId} and l.id in (${sql.join(chunk)})
+            and not exists (select 1 from link_tags t where t.link_id = l.id and t.tag_id = ${tagId})
+            and (select count(*) from link_tags c where c.link_id = l.id) < ${maxPerLink}`.execute(this.db);
+      }
+    }
+  }
+
+  /** Takes tags (compared as tags are) off the links. */
+  async removeTags(userId: string, ids: string[], names: string[]): Promise<void> {
+    const keys = [...new Set(names.map(tagKey))];
+    if (keys.length === 0) return;
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.db
+        .deleteFrom('link_tags')
+        .where('link_id', 'in', ids.slice(i, i + 500))
+        .where('tag_id', 'in', (eb) =>
+          eb.selectFrom('tags').select('id').where('user_id', '=', userId).where('name_key', 'in', keys),
+        )
+        .execute();
+    }
   }
 
   async touch(userId: string, ids: string[], now: number): Promise<void> {

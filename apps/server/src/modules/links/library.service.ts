@@ -49,21 +49,13 @@ export class LibraryService {
           await repo.setCategory(actor.userId, owned, request.category, now);
           break;
         case 'add-tags':
-        case 'remove-tags': {
-          const change = parseTags(request.tags);
-          const keys = new Set(change.map(tagKey));
-          const current = await repo.tagsOf(owned);
-          for (const id of owned) {
-            const tags = current.get(id) ?? [];
-            const next =
-              request.action === 'add-tags'
-                ? parseTags([...tags, ...change]).slice(0, Limits.tagsPerLink)
-                : tags.filter((t) => !keys.has(tagKey(t)));
-            if (next.length !== tags.length) await tx.setTags(actor.userId, id, next, now);
-          }
+          await repo.addTags(actor.userId, owned, parseTags(request.tags), Limits.tagsPerLink, now);
           await repo.touch(actor.userId, owned, now);
           break;
-        }
+        case 'remove-tags':
+          await repo.removeTags(actor.userId, owned, parseTags(request.tags));
+          await repo.touch(actor.userId, owned, now);
+          break;
         case 'delete':
           await repo.deleteLinks(actor.userId, owned);
           break;

@@ -44,20 +44,39 @@ function keeper(a: TagSummary, b: TagSummary): [TagSummary, TagSummary] {
 export function spellingSuggestions(tags: readonly TagSummary[], limit = 50): TagMergeSuggestion[] {
   const out: TagMergeSuggestion[] = [];
   const used = new Set<string>();
-  const keyed = tags.map((tag) => ({ tag, key: spellingKey(tag.name) })).filter((t) => t.key.length > 0);
-  for (let i = 0; i < keyed.length && out.length < limit; i++) {
-    for (let j = i + 1; j < keyed.length && out.length < limit; j++) {
-      const a = keyed[i]!;
-      const b = keyed[j]!;
-      if (used.has(a.tag.id) || used.has(b.tag.id)) continue;
-      const close =
-        a.key === b.key ||
-        (Math.min(a.key.length, b.key.length) >= 6 && a.key[0] === b.key[0] && editDistance(a.key, b.key, 1) <= 1);
-      if (!close) continue;
-      const [into, from] = keeper(a.tag, b.tag);
-      used.add(from.id);
-      out.push({ from: from.name, into: into.name, why: 'spelling' });
+  // Candidates share their first letter (equal keys do, and a typo is looked for only after it):
+  // comparing within those groups keeps a library of thousands of tags from being compared pairwise.
+  const groups = new Map<string, { tag: TagSummary; key: string }[]>();
+  for (const tag of tags) {
+    const key = spellingKey(tag.name);
+    if (!key) continue;
+    const group = groups.get(key[0]!) ?? [];
+    group.push({ tag, key });
+    groups.set(key[0]!, group);
+  }
+  const order = new Map(tags.map((t, i) => [t.id, i]));
+  const found: { at: number; suggestion: TagMergeSuggestion }[] = [];
+  for (const keyed of groups.values()) {
+    for (let i = 0; i < keyed.length; i++) {
+      for (let j = i + 1; j < keyed.length; j++) {
+        const a = keyed[i]!;
+        const b = keyed[j]!;
+        if (used.has(a.tag.id) || used.has(b.tag.id)) continue;
+        const close =
+          a.key === b.key || (Math.min(a.key.length, b.key.length) >= 6 && editDistance(a.key, b.key, 1) <= 1);
+        if (!close) continue;
+        const [into, from] = keeper(a.tag, b.tag);
+        used.add(from.id);
+        found.push({
+          at:
+            Math.min(order.get(a.tag.id)!, order.get(b.tag.id)!) * tags.length +
+            Math.max(order.get(a.tag.id)!, order.get(b.tag.id)!),
+          suggestion: { from: from.name, into: into.name, why: 'spelling' },
+        });
+      }
     }
   }
+  // In the order of the list given (most used first), as many as asked.
+  for (const { suggestion } of found.sort((x, y) => x.at - y.at).slice(0, limit)) out.push(suggestion);
   return out;
 }
