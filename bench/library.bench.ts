@@ -92,7 +92,7 @@ async function seedLinks(links: LinkRepository, userId: string): Promise<string[
 
 async function runEngine(engine: Engine): Promise<Record<string, number>> {
   const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-library-bench-'));
-  owe(async () => rmSync(dir, { recursive: true, force: true }));
+  owe(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
   const pg = engine === 'postgres' ? await createBenchDatabase() : undefined;
   if (pg) owe(pg.drop);
   const config = loadConfig(
