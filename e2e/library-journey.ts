@@ -86,6 +86,8 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
 
 /** The toast just shown does not cover the Add Link button. */
 async function toastClearOfAddLink(page: Page) {
+  // Measured where it rests: a toast slides in from above for about 400 ms.
+  await page.waitForTimeout(800);
   const addLink = await page.getByRole('button', { name: 'Add Link', exact: true }).boundingBox();
   const shown = await page.locator('[data-sonner-toast]').first().boundingBox();
   assert.ok(addLink && shown, 'Add Link and a toast are on screen');
