@@ -1,4 +1,4 @@
-// Lighthouse (performance and accessibility) on the landing page and the signed-in dashboard,
+// Lighthouse (performance and accessibility) on the landing page, the signed-in dashboard and Profile,
 // against the built app served by the real server, in the Debian Chromium. Not part of npm test.
 //   npm run build && npm run bench:lighthouse -w @linkwise/bench
 // Writes the full reports to bench/.tmp/lighthouse/ and prints a Markdown table for RESULTS.md.
@@ -46,6 +46,7 @@ async function main() {
       for (const [name, route] of [
         ['landing', '/'],
         ['dashboard', '/dashboard'],
+        ['profile', '/profile'],
       ] as const) {
         // The landing page redirects a signed-in visitor, so it is audited signed out.
         await page.evaluate(

@@ -211,6 +211,7 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       }),
       subscriptions: new SubscriptionRepository(db),
       queue: new JobQueue(new JobRepository(db, engine), systemClock, [analyzeLinkSpec]),
+      fetchIcon: () => Promise.resolve(null),
       vectorMissing: () => Promise.resolve(),
       billingMode: config.BILLING,
       clock: systemClock,

@@ -25,6 +25,7 @@ import { securityJourneys } from './security-journey.js';
 import { importJourneys } from './import-journey.js';
 import { stripeJourneys } from './stripe-journey.js';
 import { extensionJourneys } from './extension-journey.js';
+import { libraryJourneys } from './library-journey.js';
 import { vaultJourneys } from './vault-journey.js';
 import { WEB_ENV, webJourneys } from './web-journeys.js';
 
@@ -167,6 +168,14 @@ void describe('Linkwise in Chromium', () => {
 
   // h–j. The browser extension: Chromium headless, a real key press under Xvfb, Firefox ESR.
   extensionJourneys();
+
+  // l. The library as a daily tool (its own server: several links, billing off).
+  libraryJourneys({
+    browser: () => {
+      assert.ok(browser, 'Chromium is running');
+      return browser;
+    },
+  });
 
   void describe('b. simulated checkout, paid', () => {
     void it('pays with the keyboard, lands on /subscription/success and activates Pro Yearly', async () => {

@@ -293,7 +293,7 @@ export function webJourneys(ctx: Context): void {
       await page.getByText('Showing 2 of 2 links · Newest First').waitFor();
       assert.equal(await card(page, 'Gamma zoology, revised').count(), 0);
       await page.getByRole('button', { name: 'With Credentials Only' }).click();
-      await page.getByRole('heading', { name: 'No links found' }).waitFor();
+      await page.getByRole('heading', { name: 'No links match these filters' }).waitFor();
       await screenshot(page, 'e-filters');
       await page.getByRole('button', { name: 'Clear All Filters' }).click();
       await page.getByText('Showing 3 of 3 links · Newest First').waitFor();

@@ -47,6 +47,9 @@ import { LinkAnalysisRepository } from './modules/links/link-analysis.repository
 import { linkAnalysisRoutes } from './modules/links/link-analysis.routes.js';
 import { LinkAnalysisService } from './modules/links/link-analysis.service.js';
 import { linkRoutes } from './modules/links/link.routes.js';
+import { LibraryRepository } from './modules/links/library.repository.js';
+import { libraryRoutes } from './modules/links/library.routes.js';
+import { LibraryService } from './modules/links/library.service.js';
 import { LinkRepository } from './modules/links/link.repository.js';
 import { LinkService } from './modules/links/link.service.js';
 import { buildModels } from './modules/ml/ml.module.js';
@@ -260,6 +263,7 @@ export async function buildApp({
     }),
     subscriptions,
     queue,
+    fetchIcon: (url) => fetcher.fetchIcon(url),
     vectorMissing: () => reembed.queue(),
     billingMode: config.BILLING,
     clock,
@@ -486,10 +490,12 @@ export async function buildApp({
     );
     authRoutes(route, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
     accountRoutes(route, account, config.RATE_LIMIT_AUTH_PER_MINUTE);
+    const library = new LibraryService({ links, library: new LibraryRepository(db), analyses: linkAnalysis, clock });
     linkRoutes(route, linkService);
     linkAnalysisRoutes(route, linkAnalysis);
+    libraryRoutes(route, library);
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
-    searchRoutes(route, searchService);
+    searchRoutes(route, searchService, (actor) => library.countSearch(actor));
     billingRoutes(route, billing);
     await importRoutes(app, route, {
       imports: importService,

@@ -161,7 +161,7 @@ describe.each(engines())('link analysis without the page corpus on %s', (engine)
     const error = await failure(api.analyzeLink({ body: { url: `${extras.base}/missing` } }));
     expect(error.status).toBe(422);
     expect(error.code).toBe('FETCH_FAILED');
-    expect(error.message).toBe(Messages.analysisFailed);
+    expect(error.message).toBe(`${Messages.analysisFailed}: The page answered 404 (not found)`);
   });
 
   it('validates the URL with the spec wording', async () => {
@@ -191,7 +191,7 @@ describe.each(engines())('link analysis address checks on %s', (engine) => {
       const error = await failure(api.analyzeLink({ body: { url } }));
       expect(error.status, url).toBe(422);
       expect(error.code, url).toBe('BLOCKED_ADDRESS');
-      expect(error.message).toBe(Messages.analysisFailed);
+      expect(error.message).toBe(`${Messages.analysisFailed}: This address is on a private network and is not fetched`);
     }
   });
 

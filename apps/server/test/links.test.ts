@@ -67,6 +67,9 @@ describe.each(engines())('links on %s', (engine) => {
         createdAt: iso(),
         updatedAt: iso(),
         analysisStatus: 'pending',
+        analysisFailure: null,
+        analysisStartedAt: iso(),
+        faviconData: null,
       });
       expect(await api.getLink({ params: { id: link.id } })).toEqual(link);
     });

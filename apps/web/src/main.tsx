@@ -18,11 +18,11 @@ if (root) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        {/* Below the 64 px navbar: a toast over it hid the links (on a phone, the whole bar) and,
-            paused while hovered, kept them hidden. */}
+        {/* Top-right (spec), below the navbar and the page header's primary action (the dashboard's
+            Add Link): a toast over either hid them. On a phone the header's button sits lower. */}
         <Toaster
           position="top-right"
-          offset={{ top: 72 }}
+          offset={{ top: 152 }}
           mobileOffset={{ top: 72 }}
           theme="system"
           richColors

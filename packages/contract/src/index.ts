@@ -2,6 +2,7 @@ export * from './messages.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './links.js';
+export * from './library.js';
 export * from './subscription.js';
 export * from './app-config.js';
 export * from './route.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Limits, Messages } from './messages.js';
 import { QueryBoolean, TimestampSchema } from './common.js';
+import { AnalysisFailureSchema } from './library.js';
 
 export const DEFAULT_CATEGORIES = [
   'Development',
@@ -91,6 +92,18 @@ function hasUserInfo(value: string): boolean {
   }
 }
 
+/**
+ * What people type for an address: "example.com/page" means https. Anything with a scheme, or
+ * that does not look like a host name, is returned as typed (trimmed) for the URL check to judge.
+ */
+export function withDefaultScheme(value: string): string {
+  const typed = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(typed) && !/^[^/:]+:\d+([/?#]|$)/.test(typed)) return typed;
+  return /^(localhost|[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+)(:\d{1,5})?([/?#]|$)/iu.test(typed)
+    ? `https://${typed}`
+    : typed;
+}
+
 /** True for an absolute http(s) URL with a host. */
 export function isHttpUrl(value: string): boolean {
   try {
@@ -164,6 +177,12 @@ export const LinkSchema = z.object({
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   analysisStatus: AnalysisStatusSchema,
+  /** Why the last analysis failed, when `analysisStatus` is `failed`. */
+  analysisFailure: AnalysisFailureSchema.nullable().optional(),
+  /** When the pending analysis was queued. */
+  analysisStartedAt: TimestampSchema.nullable().optional(),
+  /** The page's icon as a `data:` URL, fetched by the server (never loaded from the page's host). */
+  faviconData: z.string().nullable().optional(),
 });
 export type Link = z.infer<typeof LinkSchema>;
 

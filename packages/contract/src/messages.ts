@@ -44,4 +44,6 @@ export const Limits = {
   searchMax: 500,
   searchLimitDefault: 50,
   searchLimitMax: 200,
+  /** Links one bulk action may change. */
+  bulkMax: 1000,
 } as const;

@@ -29,6 +29,7 @@ import { AppConfigResponseSchema } from './app-config.js';
 import { accountRoutes } from './routes-account.js';
 import { importRoutes } from './routes-import.js';
 import { extensionRoutes } from './routes-extension.js';
+import { libraryRoutes } from './routes-library.js';
 
 /** Every route of the public API, keyed by the name the typed client uses. */
 export const routes = {
@@ -334,6 +335,7 @@ export const routes = {
   }),
   ...accountRoutes,
   ...importRoutes,
+  ...libraryRoutes,
 } as const;
 
 export type Routes = typeof routes;

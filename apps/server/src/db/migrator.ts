@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-search-schema.js';
 import * as m0013 from './migrations/0013-account-security.js';
 import * as m0014 from './migrations/0014-imports.js';
 import * as m0015 from './migrations/0015-billing-customers.js';
+import * as m0016 from './migrations/0016-library.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -35,6 +36,7 @@ const migrations: Record<string, EngineMigration> = {
   '0013-account-security': m0013,
   '0014-imports': m0014,
   '0015-billing-customers': m0015,
+  '0016-library': m0016,
 };
 
 /** Every migration's name, oldest first. */

@@ -85,8 +85,29 @@ export interface LinksTable {
   has_credentials: Flag;
   favicon: string | null;
   analysis_status: 'pending' | 'done' | 'failed';
+  /** Why the last analysis failed (`AnalysisFailureReason`), with the page's HTTP status when it answered one. */
+  analysis_error: string | null;
+  analysis_error_status: number | null;
+  /** When the pending analysis was queued. */
+  analysis_started_at: Millis | null;
+  /** The page's icon as a `data:` URL (fetched by the server, so the browser never contacts the host). */
+  favicon_data: string | null;
   created_at: Millis;
   updated_at: Millis;
+}
+
+export interface LinkClicksTable {
+  link_id: string;
+  user_id: string;
+  count: number;
+  last_clicked_at: Millis;
+}
+
+export interface SearchCountsTable {
+  user_id: string;
+  /** `YYYY-MM` in UTC. */
+  month: string;
+  count: number;
 }
 
 export interface TagsTable {
@@ -281,6 +302,8 @@ export interface DB {
   import_issues: ImportIssuesTable;
   import_links: ImportLinksTable;
   billing_customers: BillingCustomersTable;
+  link_clicks: LinkClicksTable;
+  search_counts: SearchCountsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

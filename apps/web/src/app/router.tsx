@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api';
 import { BareLayout, MainLayout, RedirectIfSignedIn, RequireAuth, ScrollToTop } from './layout';
+import { RouteTitle } from './route-title';
 
 // Every screen is its own chunk, so the landing page downloads only what it shows.
 const LandingPage = lazy(() => import('../features/landing/landing-page'));
@@ -35,6 +36,7 @@ function Root() {
   return (
     <>
       <ScrollToTop />
+      <RouteTitle />
       <Outlet />
     </>
   );

@@ -1,4 +1,4 @@
-import { Messages, type AnalyzeResponse } from '@linkwise/contract';
+import { analysisFailureText, Messages, type AnalyzeResponse } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
 import { pageText, type Embedder } from '../ml/embedder.js';
@@ -64,7 +64,8 @@ function urlOnlyFacts(url: string): PageFacts {
 }
 
 function toAppError(error: FetchError): AppError {
-  return new AppError(error.code, Messages.analysisFailed, { reason: error.message });
+  const failure = { reason: error.reason, status: error.status };
+  return new AppError(error.code, `${Messages.analysisFailed}: ${analysisFailureText(failure)}`, failure);
 }
 
 /**

@@ -5,23 +5,25 @@ import type { LinkAnalysisService } from './link-analysis.service.js';
 /**
  * Enqueued by link creation (same transaction, interactive) and by the re-analyse routes.
  *
- * Retry policy: up to 5 attempts, 5 s × 4^(n−1) apart, for anything that may pass (timeouts, 5xx,
- * unreachable hosts); a blocked address is final at once. After the last attempt the link is
- * marked `failed` and still gets a vector of what the user typed.
+ * Retry policy: 3 attempts, 5 s then 15 s apart, only for what may pass on its own (a host that did
+ * not answer, a timeout, a 5xx or 429, or an error on our side such as the model's); with the 10 s
+ * fetch timeout a dead link is marked failed within a minute. An answer that will not change (a
+ * 404, a blocked address, not a web page) fails at once. The card then shows the reason and a
+ * retry button; the link still gets a vector of what the user typed.
  */
 export const analyzeLinkSpec = jobSpec({
   name: 'analyze-link',
   priority: Priority.interactive,
   retry: {
-    attempts: 5,
-    backoff: { baseMs: 5000, factor: 4, maxMs: 10 * 60_000 },
-    retryable: (error) => !(error instanceof FetchError && error.code === 'BLOCKED_ADDRESS'),
+    attempts: 3,
+    backoff: { baseMs: 5000, factor: 3, maxMs: 60_000 },
+    retryable: (error) => !(error instanceof FetchError) || error.transient,
   },
 });
 
 export function analyzeLinkJob(analyses: LinkAnalysisService): JobDefinition<'analyze-link'> {
   return defineJob(analyzeLinkSpec, {
     run: ({ userId, linkId }) => analyses.enrich(userId, linkId),
-    onGiveUp: ({ userId, linkId }) => analyses.giveUp(userId, linkId),
+    onGiveUp: ({ userId, linkId }, error) => analyses.giveUp(userId, linkId, error),
   });
 }

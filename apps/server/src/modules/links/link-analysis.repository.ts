@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { AnalysisFailure } from '@linkwise/contract';
 import type { DB } from '../../db/schema.js';
 
 /** What the background analysis may write; each field is applied only where the user left it empty. */
@@ -11,6 +12,8 @@ export interface Enrichment {
   category: string | null;
   aiDescription: string | null;
   favicon: string | null;
+  /** The icon itself; kept from an earlier analysis when this one found none. */
+  faviconData: string | null;
 }
 
 /** A link's analysis as the links module applies it: facts, page text and status (vectors: embeddings). */
@@ -65,6 +68,7 @@ export class LinkAnalysisRepository {
         ...(e.category && { category: sql<string>`coalesce(category, ${e.category})` }),
         ai_description: e.aiDescription,
         ...(e.favicon && { favicon: e.favicon }),
+        ...(e.faviconData && { favicon_data: e.faviconData }),
         updated_at: now,
       })
       .where('id', '=', linkId)
@@ -73,10 +77,20 @@ export class LinkAnalysisRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async setStatus(userId: string, linkId: string, status: 'pending' | 'done' | 'failed'): Promise<void> {
+  /** The analysis outcome; a failure keeps its reason for the card, success clears the last one. */
+  async setStatus(
+    userId: string,
+    linkId: string,
+    status: 'done' | 'failed',
+    failure: AnalysisFailure | null = null,
+  ): Promise<void> {
     await this.db
       .updateTable('links')
-      .set({ analysis_status: status })
+      .set({
+        analysis_status: status,
+        analysis_error: failure?.reason ?? null,
+        analysis_error_status: failure?.status ?? null,
+      })
       .where('id', '=', linkId)
       .where('user_id', '=', userId)
       .execute();
@@ -106,11 +120,16 @@ export class LinkAnalysisRepository {
   }
 
   /** Marks the links pending (their jobs are queued in the same transaction). */
-  async markPending(userId: string, linkIds: string[]): Promise<void> {
+  async markPending(userId: string, linkIds: string[], now: number): Promise<void> {
     for (let i = 0; i < linkIds.length; i += 500) {
       await this.db
         .updateTable('links')
-        .set({ analysis_status: 'pending' })
+        .set({
+          analysis_status: 'pending',
+          analysis_error: null,
+          analysis_error_status: null,
+          analysis_started_at: now,
+        })
         .where('user_id', '=', userId)
         .where('id', 'in', linkIds.slice(i, i + 500))
         .execute();

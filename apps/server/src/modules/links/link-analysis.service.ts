@@ -1,4 +1,4 @@
-import type { AnalyzeResponse } from '@linkwise/contract';
+import type { AnalysisFailure, AnalyzeResponse } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,10 +8,18 @@ import { Priority } from '../../platform/jobs/job.js';
 import type { AnalysisService } from '../analysis/analysis.service.js';
 import { effectiveSubscription, llmAnalysisFor, type BillingMode } from '../billing/entitlements.js';
 import type { SubscriptionRepository } from '../billing/subscription.repository.js';
+import { FetchError } from '../pages/fetcher.js';
 import type { EmbeddingRepository } from '../embeddings/embedding.repository.js';
 import type { LinkAnalysisRepository } from './link-analysis.repository.js';
 import type { LinkRepository } from './link.repository.js';
 import { hostTitle } from './url-normalize.js';
+
+/** What the card says about a failed analysis; errors that are not the page's own read as `error`. */
+export function failureOf(error: unknown): AnalysisFailure {
+  return error instanceof FetchError
+    ? { reason: error.reason, status: error.status }
+    : { reason: 'error', status: null };
+}
 
 /** A link's analysis job has one dedupe key: asking again while one waits adds nothing. */
 export const analyzeDedupeKey = (linkId: string): string => `analyze-link:${linkId}`;
@@ -23,6 +31,8 @@ export interface LinkAnalysisDeps {
   analysis: AnalysisService;
   subscriptions: SubscriptionRepository;
   queue: JobQueue;
+  /** The site's icon as a `data:` URL (the page fetcher's `fetchIcon`), null when it has none. */
+  fetchIcon: (url: string) => Promise<string | null>;
   /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
   vectorMissing: () => Promise<unknown>;
   billingMode: BillingMode;
@@ -67,6 +77,7 @@ export class LinkAnalysisService {
     });
     const { facts, understanding } = result;
     const vector = await analysis.searchVector(result, linkId);
+    const faviconData = facts.favicon ? await this.icon(facts.favicon) : null;
     const now = this.deps.clock.now();
     await links.transaction(async (tx) => {
       await tx.lockUser(userId);
@@ -81,6 +92,7 @@ export class LinkAnalysisService {
           category: understanding.category,
           aiDescription: understanding.aiDescription,
           favicon: facts.favicon,
+          faviconData,
         },
         now,
       );
@@ -97,12 +109,21 @@ export class LinkAnalysisService {
     if (!vector) await this.deps.vectorMissing();
   }
 
+  /** A missing or broken icon is not a failed analysis: the card shows the domain's letter instead. */
+  private async icon(url: string): Promise<string | null> {
+    try {
+      return await this.deps.fetchIcon(url);
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * After the last attempt: status `failed`, and a vector of what the user typed so search still
    * finds it. The status is set even when the embedding model is down too (a remote one can be):
    * the link is then left to the re-embedding job, queued here.
    */
-  async giveUp(userId: string, linkId: string): Promise<void> {
+  async giveUp(userId: string, linkId: string, error?: unknown): Promise<void> {
     const { links, analyses, embeddings, analysis, clock, log } = this.deps;
     const link = await links.findOwned(userId, linkId);
     if (!link) return;
@@ -119,7 +140,7 @@ export class LinkAnalysisService {
         'could not embed a link whose analysis failed',
       );
     }
-    await analyses.setStatus(userId, linkId, 'failed');
+    await analyses.setStatus(userId, linkId, 'failed', failureOf(error));
     if (!embedded) await this.deps.vectorMissing();
   }
 
@@ -128,6 +149,11 @@ export class LinkAnalysisService {
     const link = await this.deps.links.findOwned(actor.userId, linkId);
     if (!link) throw notFound('Link');
     return this.queue(actor.userId, [linkId], Priority.interactive);
+  }
+
+  /** Several links chosen by the user (already checked to be theirs): interactive, like one. */
+  async reanalyzeMany(actor: Actor, linkIds: string[]): Promise<{ queued: number }> {
+    return this.queue(actor.userId, linkIds, Priority.interactive);
   }
 
   /** Every link of the user: a backlog, behind anyone's fresh saves. */
@@ -143,7 +169,7 @@ export class LinkAnalysisService {
     if (linkIds.length === 0) return { queued: 0 };
     const { links, analyses, queue } = this.deps;
     await links.transaction(async (tx) => {
-      await analyses.with(tx.connection).markPending(userId, linkIds);
+      await analyses.with(tx.connection).markPending(userId, linkIds, this.deps.clock.now());
       await queue.enqueueMany(
         'analyze-link',
         linkIds.map((linkId) => ({ payload: { linkId, userId }, dedupeKey: analyzeDedupeKey(linkId) })),

@@ -1,4 +1,6 @@
+import { AnalysisFailureReasonSchema } from '@linkwise/contract';
 import type {
+  AnalysisFailureReason,
   EncryptedCredential,
   Link,
   LinkCreate,
@@ -27,6 +29,11 @@ export interface LinkDeps {
   queue: JobQueue;
 }
 
+/** A stored reason from an older or newer release reads as the generic one. */
+function failureReason(stored: string | null): AnalysisFailureReason {
+  return AnalysisFailureReasonSchema.safeParse(stored).data ?? 'error';
+}
+
 export function toLink({ row, tags, credentials }: HydratedLink): Link {
   return {
     id: row.id,
@@ -44,6 +51,12 @@ export function toLink({ row, tags, credentials }: HydratedLink): Link {
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
     analysisStatus: row.analysis_status,
+    analysisFailure:
+      row.analysis_status === 'failed'
+        ? { reason: failureReason(row.analysis_error), status: row.analysis_error_status ?? null }
+        : null,
+    analysisStartedAt: row.analysis_status === 'pending' ? toIso(row.analysis_started_at ?? row.created_at) : null,
+    faviconData: row.favicon_data,
   };
 }
 
@@ -124,6 +137,7 @@ export class LinkService {
           has_credentials: 0,
           favicon: null,
           analysis_status: 'pending',
+          analysis_started_at: now,
           created_at: now,
           updated_at: now,
         });

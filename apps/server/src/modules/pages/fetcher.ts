@@ -3,7 +3,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type IconvLite from 'iconv-lite';
-import { Agent, buildConnector, fetch } from 'undici';
+import { Agent, buildConnector, fetch, type Response } from 'undici';
+import type { AnalysisFailureReason } from '@linkwise/contract';
 import { isPublicAddress } from './address-policy.js';
 
 type Iconv = typeof IconvLite;
@@ -18,9 +19,27 @@ export class FetchError extends Error {
   constructor(
     readonly code: FetchErrorCode,
     message: string,
+    /** What went wrong in the user's terms (the card and the add dialog say it). */
+    readonly reason: AnalysisFailureReason = code === 'BLOCKED_ADDRESS'
+      ? 'blocked'
+      : code === 'NOT_HTML'
+        ? 'not-html'
+        : 'error',
+    /** The HTTP status the page answered, for `http-error`. */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'FetchError';
+  }
+
+  /** Whether trying again later can help: a host down or slow, a server error, rate limiting. */
+  get transient(): boolean {
+    if (this.reason === 'unreachable' || this.reason === 'timeout') return true;
+    return (
+      this.reason === 'http-error' &&
+      this.status !== null &&
+      (this.status >= 500 || this.status === 429 || this.status === 408)
+    );
   }
 }
 
@@ -50,6 +69,18 @@ export interface FetchedPage {
   /** The body was longer than `maxBytes`; only the first `maxBytes` were read. */
   truncated: boolean;
 }
+
+/** Icons are kept inline in every list answer: small ones only. */
+const ICON_MAX_BYTES = 16 * 1024;
+const ICON_TYPES = new Set([
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/png',
+  'image/gif',
+  'image/jpeg',
+  'image/webp',
+  'image/svg+xml',
+]);
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -122,6 +153,41 @@ export class PageFetcher {
 
   async fetch(input: string): Promise<FetchedPage> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const { url, response } = await this.follow(input, signal, 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5');
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!isHtmlType(contentType) && contentType !== '') {
+      await response.body?.cancel();
+      return { url: url.href, status: response.status, contentType, html: null, truncated: false };
+    }
+    const { body, truncated } = await this.readCapped(response.body, signal, this.options.maxBytes);
+    return {
+      url: url.href,
+      status: response.status,
+      contentType: contentType || 'text/html',
+      html: decodeHtml(body, contentType),
+      truncated,
+    };
+  }
+
+  /**
+   * A site's icon as a `data:` URL, with the same address checks as a page; null when it is not an
+   * image or is larger than `maxBytes` (cards show a letter instead).
+   */
+  async fetchIcon(input: string, maxBytes = ICON_MAX_BYTES): Promise<string | null> {
+    const signal = AbortSignal.timeout(Math.min(this.options.timeoutMs, 5000));
+    const { response } = await this.follow(input, signal, 'image/*');
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!ICON_TYPES.has(type)) {
+      await response.body?.cancel();
+      return null;
+    }
+    const { body, truncated } = await this.readCapped(response.body, signal, maxBytes);
+    if (truncated || body.byteLength === 0) return null;
+    return `data:${type};base64,${body.toString('base64')}`;
+  }
+
+  /** Requests `input`, following redirects by hand (each checked like the first); throws on a non-2xx answer. */
+  private async follow(input: string, signal: AbortSignal, accept: string): Promise<{ url: URL; response: Response }> {
     let url = parseHttpUrl(input);
     for (let hop = 0; ; hop++) {
       let response;
@@ -132,7 +198,7 @@ export class PageFetcher {
           signal,
           headers: {
             'user-agent': this.options.userAgent,
-            accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+            accept,
             'accept-language': 'en;q=0.9,*;q=0.5',
           },
         });
@@ -150,27 +216,21 @@ export class PageFetcher {
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new FetchError('FETCH_FAILED', `The page answered with status ${response.status}`);
+        throw new FetchError(
+          'FETCH_FAILED',
+          `The page answered with status ${response.status}`,
+          'http-error',
+          response.status,
+        );
       }
-      const contentType = response.headers.get('content-type') ?? '';
-      if (!isHtmlType(contentType) && contentType !== '') {
-        await response.body?.cancel();
-        return { url: url.href, status: response.status, contentType, html: null, truncated: false };
-      }
-      const { body, truncated } = await this.readCapped(response.body, signal);
-      return {
-        url: url.href,
-        status: response.status,
-        contentType: contentType || 'text/html',
-        html: decodeHtml(body, contentType),
-        truncated,
-      };
+      return { url, response };
     }
   }
 
   private async readCapped(
     stream: ReadableStream<Uint8Array> | null,
     signal: AbortSignal,
+    maxBytes: number,
   ): Promise<{ body: Buffer; truncated: boolean }> {
     if (!stream) return { body: Buffer.alloc(0), truncated: false };
     const chunks: Uint8Array[] = [];
@@ -178,10 +238,10 @@ export class PageFetcher {
     const reader = stream.getReader();
     try {
       for (;;) {
-        if (signal.aborted) throw new FetchError('FETCH_FAILED', 'The page took too long to load');
+        if (signal.aborted) throw new FetchError('FETCH_FAILED', 'The page took too long to load', 'timeout');
         const { done, value } = await reader.read();
         if (done) return { body: Buffer.concat(chunks), truncated: false };
-        const room = this.options.maxBytes - size;
+        const room = maxBytes - size;
         if (value.byteLength >= room) {
           chunks.push(value.subarray(0, room));
           await reader.cancel();
@@ -216,10 +276,30 @@ function asFetchError(error: unknown): FetchError {
   let cause: unknown = error;
   while (cause instanceof Error) {
     if (cause instanceof FetchError) return cause;
-    if (cause.name === 'TimeoutError' || cause.name === 'AbortError') {
-      return new FetchError('FETCH_FAILED', 'The page took too long to load');
+    if (cause.name === 'TimeoutError' || cause.name === 'AbortError' || errno(cause) === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new FetchError('FETCH_FAILED', 'The page took too long to load', 'timeout');
+    }
+    if (UNREACHABLE.has(errno(cause) ?? '')) {
+      return new FetchError('FETCH_FAILED', 'The site could not be reached', 'unreachable');
     }
     cause = cause.cause;
   }
   return new FetchError('FETCH_FAILED', 'The page could not be fetched');
+}
+
+/** Socket and resolver errors that mean "nobody answered at this address". */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+]);
+
+function errno(error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -1,7 +1,13 @@
 import { routes } from '@linkwise/contract';
 import type { AddRoute } from '../../http/route-adapter.js';
+import type { Actor } from '../../platform/actor.js';
 import type { SearchService } from './search.service.js';
 
-export function searchRoutes(add: AddRoute, search: SearchService): void {
-  add(routes.search, ({ actor, query }) => search.search(actor, query));
+/** `counted`: records one search for the user's monthly count (Profile's Searches This Month). */
+export function searchRoutes(add: AddRoute, search: SearchService, counted?: (actor: Actor) => Promise<void>): void {
+  add(routes.search, async ({ actor, query }) => {
+    const result = await search.search(actor, query);
+    await counted?.(actor);
+    return result;
+  });
 }

@@ -1,4 +1,12 @@
-import type { Link, LinkCreateInput, LinkListResponse, LinkUpdateInput, SearchResponse } from '@linkwise/contract';
+import {
+  Limits,
+  type BulkRequestInput,
+  type Link,
+  type LinkCreateInput,
+  type LinkListResponse,
+  type LinkUpdateInput,
+  type SearchResponse,
+} from '@linkwise/contract';
 import {
   useInfiniteQuery,
   useMutation,
@@ -9,6 +17,7 @@ import {
 } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { api, errorMessage } from '../../lib/api';
+import { useAuth } from '../../lib/auth-store';
 import { sortParams, searchSortQuery, type ListSort, type SearchSort } from '../../lib/sort';
 
 export interface LinkFilters {
@@ -42,10 +51,11 @@ export function listQuery(filters: LinkFilters, sort: ListSort) {
 type ListPages = InfiniteData<LinkListResponse, number>;
 
 /**
- * A link whose background analysis is still running. Polling stops two minutes after a link was
- * saved, so a stuck job cannot keep the dashboard refetching forever.
+ * A link whose background analysis is still running. Polling stops two minutes after the analysis
+ * was queued (a dead link fails within one), so a stuck job cannot keep the dashboard refetching forever.
  */
-const analysing = (l: Link) => l.analysisStatus === 'pending' && Date.now() - Date.parse(l.createdAt) < 120_000;
+const analysing = (l: Link) =>
+  l.analysisStatus === 'pending' && Date.now() - Date.parse(l.analysisStartedAt ?? l.createdAt) < 120_000;
 
 /** The link list, a page at a time; polls while a link's background analysis is running. */
 export function useLinks(filters: LinkFilters, sort: ListSort, enabled: boolean) {
@@ -162,4 +172,117 @@ export function useDeleteLink() {
 
 export function useAnalyze() {
   return useMutation({ mutationFn: (url: string) => api.analyzeLink({ body: { url } }) });
+}
+
+/** Re-analysis of one link (the card's Retry analysis): the card turns pending at once. */
+export function useReanalyze() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.reanalyzeLink({ params: { id } }),
+    onSuccess: async (_result, id) => {
+      patchCaches(client, id, (l) => ({
+        ...l,
+        analysisStatus: 'pending',
+        analysisFailure: null,
+        analysisStartedAt: new Date().toISOString(),
+      }));
+      await invalidateLinks(client);
+    },
+    onError: (error) => toast.error(errorMessage(error, 'Failed to retry the analysis')),
+  });
+}
+
+/**
+ * Counts one open of a link from the app. `keepalive` lets the request finish while the browser
+ * leaves for the link; a lost count is not worth bothering the user about.
+ */
+export function countClick(id: string): void {
+  const token = useAuth.getState().token;
+  if (!token) return;
+  void fetch(`/api/links/${encodeURIComponent(id)}/click`, {
+    method: 'POST',
+    keepalive: true,
+    headers: { authorization: `Bearer ${token}` },
+  }).catch(() => undefined);
+}
+
+export function useTags(enabled = true) {
+  return useQuery({ queryKey: ['links', 'tags'], queryFn: () => api.listTags(), enabled });
+}
+
+export function useRenameTag() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) => api.renameTag({ params: { id }, body: { name } }),
+    onSuccess: async ({ data }, { name }) => {
+      toast.success(data.merged ? `Merged into #${data.name}` : `Renamed to #${name.replace(/^#+/, '').trim()}`);
+      await invalidateLinks(client);
+    },
+    onError: (error) => toast.error(errorMessage(error, 'Failed to rename the tag')),
+  });
+}
+
+export function useDeleteTag() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.deleteTag({ params: { id } }),
+    onSuccess: async ({ data }) => {
+      toast.success(`Tag removed from ${data.links} ${data.links === 1 ? 'link' : 'links'}`);
+      await invalidateLinks(client);
+    },
+    onError: (error) => toast.error(errorMessage(error, 'Failed to delete the tag')),
+  });
+}
+
+export function useRenameCategory() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { from: string; to: string }) => api.renameCategory({ body }),
+    onSuccess: async ({ data }, { to }) => {
+      toast.success(`${data.links} ${data.links === 1 ? 'link' : 'links'} now in ${to.trim()}`);
+      await invalidateLinks(client);
+    },
+    onError: (error) => toast.error(errorMessage(error, 'Failed to rename the category')),
+  });
+}
+
+/** One action over the selected links. */
+export function useBulk() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BulkRequestInput) => api.bulkLinks({ body }),
+    onSettled: () => invalidateLinks(client),
+    onError: (error) => toast.error(errorMessage(error, 'Failed to update the selected links')),
+  });
+}
+
+/** Hides links from the cached lists at once (a delete waiting for its undo time). */
+export function hideLinks(client: QueryClient, ids: ReadonlySet<string>) {
+  client.setQueriesData<ListPages>({ queryKey: ['links', 'list'] }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((p) => ({
+            ...p,
+            data: p.data.filter((l) => !ids.has(l.id)),
+            total: Math.max(0, p.total - p.data.filter((l) => ids.has(l.id)).length),
+          })),
+        }
+      : data,
+  );
+  client.setQueriesData<SearchResponse>({ queryKey: ['search'] }, (data) =>
+    data ? { ...data, data: data.data.filter((l) => !ids.has(l.id)) } : data,
+  );
+}
+
+/** Every link id matching the list filters (for "select all matching"), up to the bulk limit. */
+export async function matchingIds(filters: LinkFilters, sort: ListSort): Promise<string[]> {
+  const query = { ...listQuery(filters, sort), limit: Limits.pageSizeMax };
+  const ids: string[] = [];
+  for (let page = 1; ids.length < Limits.bulkMax; page++) {
+    const res = await api.listLinks({ query: { ...query, page } });
+    ids.push(...res.data.map((l) => l.id));
+    if (res.data.length === 0 || ids.length >= res.total) break;
+  }
+  return ids.slice(0, Limits.bulkMax);
 }

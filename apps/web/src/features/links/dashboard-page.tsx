@@ -1,37 +1,72 @@
 import type { Link as LinkItem } from '@linkwise/contract';
-import { Plus, SearchX } from 'lucide-react';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Keyboard, Plus, SearchX, Tags } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { inputClass } from '../../components/ui/field';
+import { errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { canAddLink, DEFAULT_LINK_LIMIT } from '../../lib/limits';
 import { parseSearch, searchStatus } from '../../lib/search-state';
 import { LIST_SORTS, SEARCH_SORTS, SORT_LABELS, sortLocally, type ListSort, type SearchSort } from '../../lib/sort';
-import { NO_FILTERS, useCategories, useLinks, useSearch, type LinkFilters } from './api';
-import { Filters } from './components/filters';
+import { matchingIds, NO_FILTERS, useCategories, useLinks, useSearch, type LinkFilters } from './api';
+import { BulkBar } from './components/bulk-bar';
+import { FilteredEmpty, FirstRunEmpty } from './components/empty-states';
+import { Filters, hasActiveFilters } from './components/filters';
 import { LinkCard, LinkCardSkeleton } from './components/link-card';
 import { SearchBox, useDebouncedSearch } from './components/search-box';
 import { UsageBar } from './components/usage-bar';
+import { commandFor } from './shortcuts';
+import { readView, writeView, type DashboardView } from './url-state';
 
 // Dialogs (Radix, forms, validation) load when first opened, keeping the dashboard's first paint light.
 const AddLinkDialog = lazy(() => import('./components/add-link-dialog').then((m) => ({ default: m.AddLinkDialog })));
 const EditLinkDialog = lazy(() => import('./components/edit-link-dialog').then((m) => ({ default: m.EditLinkDialog })));
 const UpgradeDialog = lazy(() => import('../../components/upgrade-dialog').then((m) => ({ default: m.UpgradeDialog })));
+const LibraryDialog = lazy(() => import('./components/library-dialog').then((m) => ({ default: m.LibraryDialog })));
+const ShortcutsDialog = lazy(() =>
+  import('./components/shortcuts-dialog').then((m) => ({ default: m.ShortcutsDialog })),
+);
 
 const SKELETONS = 6;
 const grid = 'mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
+const cardAt = (index: number) => document.querySelector<HTMLElement>(`[data-card-index="${index}"]`);
+const focusedCard = () => document.activeElement?.closest<HTMLElement>('[data-card-index]') ?? null;
+
 export default function DashboardPage() {
   const user = useAuth((s) => s.user);
   const [params, setParams] = useSearchParams();
-  const [text, setText] = useState('');
+  const view = useMemo(() => readView(params), [params]);
+  const { filters, listSort, searchSort } = view;
+  const [text, setText] = useState(view.q);
   const [sent, setSent] = useDebouncedSearch(text);
-  const [filters, setFilters] = useState<LinkFilters>(NO_FILTERS);
-  const [listSort, setListSort] = useState<ListSort>('newest');
-  const [searchSort, setSearchSort] = useState<SearchSort>('relevance');
   const [editing, setEditing] = useState<LinkItem | null>(null);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef<number | null>(null);
+
+  /** A new view: filters and sorts add a history entry (back undoes them); typing replaces it. */
+  const setView = useCallback(
+    (patch: Partial<DashboardView>, replace = false) =>
+      setParams((p) => writeView(p, { ...readView(p), ...patch }), { replace }),
+    [setParams],
+  );
+
+  // The sent search follows into the address; back and forward bring the address's search back.
+  useEffect(() => {
+    if (sent !== view.q) setView({ q: sent }, true);
+    // Only a new sent text writes the address; `view.q` changing is handled below.
+  }, [sent]);
+  useEffect(() => {
+    if (view.q !== sent) {
+      setText(view.q);
+      setSent(view.q);
+    }
+  }, [view.q]);
 
   const live = parseSearch(text);
   const sentInput = parseSearch(sent);
@@ -69,6 +104,110 @@ export default function DashboardPage() {
     else setUpgradeOpen(true);
   };
 
+  const shown = searching ? (search.isError ? [] : results) : links;
+  const total = searching ? (search.data?.total ?? 0) : (first?.total ?? 0);
+
+  // A selection belongs to one view: changing filters, sort or search clears it.
+  const viewKey = `${params.get('category')}|${params.get('status')}|${params.get('later')}|${params.get('creds')}|${sent}`;
+  useEffect(() => {
+    setSelected(new Set());
+    anchor.current = null;
+  }, [viewKey]);
+
+  const toggleSelect = useCallback(
+    (link: LinkItem, range: boolean) => {
+      const index = shown.findIndex((l) => l.id === link.id);
+      setSelected((current) => {
+        const next = new Set(current);
+        if (range && anchor.current !== null && index >= 0) {
+          const [from, to] = anchor.current < index ? [anchor.current, index] : [index, anchor.current];
+          for (const l of shown.slice(from, to + 1)) next.add(l.id);
+        } else if (next.has(link.id)) next.delete(link.id);
+        else next.add(link.id);
+        return next;
+      });
+      anchor.current = index;
+    },
+    [shown],
+  );
+  const selectAll = () => {
+    if (searching) {
+      setSelected(new Set(shown.map((l) => l.id)));
+      return;
+    }
+    matchingIds(filters, listSort).then(
+      (ids) => setSelected(new Set(ids)),
+      (error: unknown) => toast.error(errorMessage(error, 'Failed to select the links')),
+    );
+  };
+
+  const showTag = (tag: string) => {
+    const q = `#${tag}`;
+    setText(q);
+    setSent(q);
+    setView({ q });
+  };
+
+  // Keyboard shortcuts; the latest state is read through a ref so the listener is added once.
+  const latest = useRef({ shown, onAdd, toggleSelect, selected });
+  latest.current = { shown, onAdd, toggleSelect, selected };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const dialogOpen = document.querySelector('[role="dialog"], [role="alertdialog"]') !== null;
+      const command = commandFor(event, dialogOpen);
+      if (!command) return;
+      const state = latest.current;
+      const card = focusedCard();
+      const index = card ? Number(card.dataset.cardIndex) : -1;
+      const link = index >= 0 ? state.shown[index] : undefined;
+      switch (command) {
+        case 'search':
+          event.preventDefault();
+          document.getElementById('link-search')?.focus();
+          break;
+        case 'add':
+          event.preventDefault();
+          state.onAdd();
+          break;
+        case 'help':
+          event.preventDefault();
+          setHelpOpen(true);
+          break;
+        case 'next':
+        case 'previous': {
+          if (state.shown.length === 0) return;
+          event.preventDefault();
+          const target = command === 'next' ? Math.min(index + 1, state.shown.length - 1) : Math.max(index - 1, 0);
+          const element = cardAt(target);
+          element?.focus();
+          element?.scrollIntoView({ block: 'nearest' });
+          break;
+        }
+        case 'open':
+          event.preventDefault();
+          card?.querySelector<HTMLAnchorElement>('[data-open-link]')?.click();
+          break;
+        case 'edit':
+          if (link) {
+            event.preventDefault();
+            setEditing(link);
+          }
+          break;
+        case 'select':
+          if (link) {
+            event.preventDefault();
+            state.toggleSelect(link, event.shiftKey);
+          }
+          break;
+        case 'clear':
+          if (state.selected.size > 0) setSelected(new Set());
+          break;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   const status = searchStatus(live, {
     loading: searching && (sent.trim() !== text.trim() || search.isFetching),
     error: search.isError,
@@ -90,10 +229,16 @@ export default function DashboardPage() {
     );
   }
 
-  const shown = searching ? (search.isError ? [] : results) : links;
-  const total = searching ? (search.data?.total ?? 0) : (first?.total ?? 0);
   const sortLabel = SORT_LABELS[searching ? searchSort : listSort];
   const loading = searching ? search.isPending && sentQuery !== null : list.isPending;
+  const libraryEmpty = !searching && !loading && (first?.actualTotal ?? 0) === 0;
+  const filteredEmpty = !searching && !loading && !libraryEmpty && shown.length === 0 && hasActiveFilters(filters);
+  const clearFilters = () => setView({ filters: NO_FILTERS });
+  const clearSearch = () => {
+    setText('');
+    setSent('');
+    setView({ q: '' });
+  };
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">
@@ -102,9 +247,22 @@ export default function DashboardPage() {
           <h1 className="text-2xl font-bold sm:text-3xl">Your Links</h1>
           <p className="mt-1 text-slate-600 dark:text-slate-400">Manage and organize your intelligent bookmarks</p>
         </div>
-        <Button onClick={onAdd}>
-          <Plus className="size-4" aria-hidden /> Add Link
-        </Button>
+        <div className="flex items-center gap-2">
+          {/* Phones seldom have a keyboard: the shortcuts button shows from tablet width. */}
+          <span className="hidden sm:block">
+            <Button
+              variant="ghost"
+              aria-label="Keyboard shortcuts"
+              title="Keyboard shortcuts (?)"
+              onClick={() => setHelpOpen(true)}
+            >
+              <Keyboard className="size-4" aria-hidden />
+            </Button>
+          </span>
+          <Button onClick={onAdd} aria-keyshortcuts="n">
+            <Plus className="size-4" aria-hidden /> Add Link
+          </Button>
+        </div>
       </div>
 
       {subscription && subscription.linkLimit !== null && (
@@ -124,7 +282,7 @@ export default function DashboardPage() {
             <select
               className={inputClass}
               value={searchSort}
-              onChange={(e) => setSearchSort(e.target.value as SearchSort)}
+              onChange={(e) => setView({ searchSort: e.target.value as SearchSort })}
             >
               {SEARCH_SORTS.map((s) => (
                 <option key={s} value={s}>
@@ -133,7 +291,11 @@ export default function DashboardPage() {
               ))}
             </select>
           ) : (
-            <select className={inputClass} value={listSort} onChange={(e) => setListSort(e.target.value as ListSort)}>
+            <select
+              className={inputClass}
+              value={listSort}
+              onChange={(e) => setView({ listSort: e.target.value as ListSort })}
+            >
               {LIST_SORTS.map((s) => (
                 <option key={s} value={s}>
                   {SORT_LABELS[s]}
@@ -144,12 +306,37 @@ export default function DashboardPage() {
         </label>
       </div>
 
-      {!searching && <Filters value={filters} onChange={setFilters} categories={categories.data ?? []} />}
+      {!searching && (
+        <div className="flex flex-wrap items-start gap-2">
+          <div className="min-w-0 flex-1">
+            <Filters
+              value={filters}
+              onChange={(f: LinkFilters) => setView({ filters: f })}
+              categories={categories.data ?? []}
+            />
+          </div>
+          {!libraryEmpty && (
+            <Button variant="secondary" className="mt-4" onClick={() => setLibraryOpen(true)}>
+              <Tags className="size-4" aria-hidden /> Manage tags
+            </Button>
+          )}
+        </div>
+      )}
 
-      {!loading && (shown.length > 0 || !searching) && (
+      {!loading && shown.length > 0 && (
         <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
           Showing {shown.length} of {total} links · {sortLabel}
         </p>
+      )}
+
+      {selected.size > 0 && (
+        <BulkBar
+          ids={[...selected]}
+          matching={total}
+          categories={categories.data ?? []}
+          onSelectAll={selectAll}
+          onClear={() => setSelected(new Set())}
+        />
       )}
 
       {loading ? (
@@ -160,9 +347,16 @@ export default function DashboardPage() {
         </div>
       ) : shown.length > 0 ? (
         <ul className={grid}>
-          {shown.map((link) => (
+          {shown.map((link, index) => (
             <li key={link.id}>
-              <LinkCard link={link} onEdit={setEditing} />
+              <LinkCard
+                link={link}
+                index={index}
+                onEdit={setEditing}
+                selected={selected.has(link.id)}
+                onSelect={toggleSelect}
+                onTag={showTag}
+              />
             </li>
           ))}
         </ul>
@@ -179,13 +373,17 @@ export default function DashboardPage() {
               </Link>
             </p>
           )}
+          <Button className="mt-4" variant="secondary" onClick={clearSearch}>
+            Clear search
+          </Button>
         </div>
+      ) : filteredEmpty ? (
+        <FilteredEmpty total={first?.actualTotal ?? 0} onClear={clearFilters} />
+      ) : libraryEmpty ? (
+        <FirstRunEmpty onAdd={onAdd} />
       ) : !searching ? (
         <div className="py-16 text-center">
           <h2 className="text-lg font-semibold">No links found</h2>
-          <Button className="mt-4" onClick={onAdd}>
-            <Plus className="size-4" aria-hidden /> Add Your First Link
-          </Button>
         </div>
       ) : null}
 
@@ -208,6 +406,8 @@ export default function DashboardPage() {
         )}
         {editing && <EditLinkDialog link={editing} onClose={() => setEditing(null)} />}
         {upgradeOpen && <UpgradeDialog open onOpenChange={setUpgradeOpen} limit={limit} />}
+        {libraryOpen && <LibraryDialog onClose={() => setLibraryOpen(false)} />}
+        {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       </Suspense>
     </div>
   );

@@ -17,6 +17,16 @@ import { ProfileInstallButtons } from '../extension/install-buttons';
 
 const card = 'rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900';
 
+/** Opens from the app and searches this month (counted by the server as they happen). */
+function useUsageCounts() {
+  // Always fresh on opening Profile: a search or an open since the last visit changed them.
+  return useQuery({
+    queryKey: ['link-stats', 'usage'],
+    queryFn: async () => (await api.usageCounts()).data,
+    staleTime: 0,
+  });
+}
+
 function useLinkStats() {
   return useQuery({ queryKey: ['link-stats'], queryFn: async () => (await api.linkStats()).data });
 }
@@ -102,8 +112,9 @@ function Stat({ label, value }: { label: string; value: string | number }) {
 export default function ProfilePage() {
   const user = useAuth((s) => s.user);
   const stats = useLinkStats();
+  const usage = useUsageCounts();
   if (!user) return null;
-  // When stats fail, zeros and N/A (spec §8). Clicks and searches are not counted yet, so not shown.
+  // When stats fail, zeros and N/A (spec §8).
   const d = stats.data;
   const avgPerDay = d ? (d.linksLast30Days / 30).toFixed(1) : '0';
   return (
@@ -135,8 +146,10 @@ export default function ProfilePage() {
           <Stat label="Total Links" value={d?.totalLinks ?? 0} />
           <Stat label="Categories" value={d?.categories ?? 0} />
           <Stat label="Read Later" value={d?.readLater ?? 0} />
+          <Stat label="Total Clicks" value={usage.data?.totalClicks ?? 0} />
           <Stat label="Avg Links/Day" value={avgPerDay} />
           <Stat label="Top Category" value={d?.topCategory ?? 'N/A'} />
+          <Stat label="Searches This Month" value={usage.data?.searchesThisMonth ?? 0} />
         </dl>
         <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">Average over the last 30 days.</p>
       </section>

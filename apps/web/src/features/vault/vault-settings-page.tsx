@@ -105,7 +105,10 @@ export default function VaultSettingsPage() {
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-8 sm:px-6">
       <div>
         <p className="text-sm">
-          <Link to="/profile" className="text-brand-600 hover:underline">
+          <Link
+            to="/profile"
+            className="text-brand-700 underline underline-offset-2 hover:text-brand-600 dark:text-brand-100"
+          >
             Profile
           </Link>{' '}
           / Vault Settings

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ApiError, Messages, parseTags, UrlSchema } from '@linkwise/contract';
+import { ApiError, Messages, parseTags, UrlSchema, withDefaultScheme } from '@linkwise/contract';
 import { Sparkles } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,7 +17,8 @@ import { CredentialFields, useCredentialEditor } from './credential-fields';
 import { LinkFields } from './link-fields';
 
 export const AddLinkFormSchema = z.object({
-  url: UrlSchema,
+  // "example.com" is accepted as https://example.com.
+  url: z.string().transform(withDefaultScheme).pipe(UrlSchema),
   title: z.string(),
   description: z.string(),
   category: z.string(),
@@ -60,6 +61,7 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
   const userId = useAuth((s) => s.user?.id);
   const credentials = useCredentialEditor(NO_CREDENTIALS);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [analyzeError, setAnalyzeError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -74,7 +76,7 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
   const requestClose = () => (isDirty || credentials.hasInput ? setConfirmDiscard(true) : onClose());
 
   const runAnalyze = async () => {
-    const url = getValues('url').trim();
+    const url = withDefaultScheme(getValues('url'));
     if (!url) {
       toast.error(Messages.urlRequiredForAnalysis);
       return;
@@ -93,8 +95,12 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
       setValue('tags', data.tags.join(', '), fill);
       setValue('isReadLater', data.isReadLater, fill);
       toast.success('URL analyzed successfully');
-    } catch {
-      toast.error(Messages.analysisFailed);
+      setAnalyzeError(null);
+    } catch (error) {
+      // The server names the reason ("Failed to analyze URL: The page answered 404 (not found)").
+      const message = errorMessage(error, Messages.analysisFailed);
+      setAnalyzeError(message);
+      toast.error(message);
     }
   };
 
@@ -176,6 +182,11 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
               {analyze.isPending ? 'Analyzing...' : 'Analyze'}
             </Button>
           </div>
+          {analyzeError && (
+            <p role="alert" className="-mt-2 text-sm text-amber-800 dark:text-amber-300">
+              {analyzeError}. You can still add the link and fill in the details yourself.
+            </p>
+          )}
           <LinkFields
             register={register}
             errors={errors}
@@ -187,12 +198,13 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
             Mark as Read Later
           </label>
           <CredentialFields editor={credentials} />
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={requestClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={isSubmitting}>
+          {/* Kept in view at the bottom of the dialog while the form scrolls (a phone's height). */}
+          <div className="sticky -bottom-5 z-10 -mx-5 -mb-5 flex flex-row-reverse gap-2 border-t border-slate-200 bg-white px-5 py-3 sm:-bottom-6 sm:-mx-6 sm:-mb-6 sm:justify-start sm:px-6 dark:border-slate-800 dark:bg-slate-900">
+            <Button type="submit" className="flex-1 sm:flex-none" disabled={isSubmitting}>
               {isSubmitting ? 'Adding...' : 'Add Link'}
+            </Button>
+            <Button variant="secondary" className="flex-1 sm:flex-none" onClick={requestClose}>
+              Cancel
             </Button>
           </div>
         </form>

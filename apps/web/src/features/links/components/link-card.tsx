@@ -1,7 +1,17 @@
-import type { Link as LinkItem } from '@linkwise/contract';
-import { BookmarkCheck, BookmarkPlus, Check, Circle, ExternalLink, Loader2, Pencil, Trash2 } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
-import { useDeleteLink, useToggleFlag } from '../api';
+import { analysisFailureText, type Link as LinkItem } from '@linkwise/contract';
+import {
+  AlertTriangle,
+  BookmarkCheck,
+  BookmarkPlus,
+  Check,
+  Circle,
+  Loader2,
+  Pencil,
+  RotateCw,
+  Trash2,
+} from 'lucide-react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
+import { countClick, useDeleteLink, useReanalyze, useToggleFlag } from '../api';
 import { CredentialList } from './credential-list';
 
 const ConfirmDialog = lazy(() => import('../../../components/ui/dialog').then((m) => ({ default: m.ConfirmDialog })));
@@ -13,7 +23,7 @@ export function visibleTags(tags: readonly string[]): { shown: string[]; more: n
   return { shown: tags.slice(0, MAX_VISIBLE_TAGS), more: Math.max(0, tags.length - MAX_VISIBLE_TAGS) };
 }
 
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   try {
     return new URL(url).hostname.replace(/^www\./, '');
   } catch {
@@ -24,19 +34,74 @@ function hostOf(url: string): string {
 const iconButton =
   'inline-flex size-9 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800';
 
-export function LinkCard({ link, onEdit }: { link: LinkItem; onEdit: (link: LinkItem) => void }) {
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+/** "Saved Nov 22, 2026". */
+export function savedLabel(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : `Saved ${dateFormat.format(date)}`;
+}
+
+/** The site's icon (kept by the server as a data URL) or the first letter of its domain. */
+function SiteIcon({ link, host }: { link: LinkItem; host: string }) {
+  if (link.faviconData) {
+    return <img src={link.faviconData} alt="" width={20} height={20} className="size-5 shrink-0 rounded-sm" />;
+  }
+  return (
+    <span
+      aria-hidden
+      className="inline-flex size-5 shrink-0 items-center justify-center rounded-sm bg-slate-200 text-[11px] font-semibold uppercase text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+    >
+      {host.charAt(0) || '?'}
+    </span>
+  );
+}
+
+export interface LinkCardProps {
+  link: LinkItem;
+  onEdit: (link: LinkItem) => void;
+  /** Position in the grid, for keyboard moves. */
+  index?: number;
+  selected?: boolean;
+  /** Select or unselect; `range` when Shift was held (select everything since the last one). */
+  onSelect?: (link: LinkItem, range: boolean) => void;
+  /** A tag was clicked: show the links that carry it. */
+  onTag?: (tag: string) => void;
+}
+
+export function LinkCard({ link, onEdit, index, selected = false, onSelect, onTag }: LinkCardProps) {
   const toggle = useToggleFlag();
   const remove = useDeleteLink();
+  const reanalyze = useReanalyze();
   const [confirming, setConfirming] = useState(false);
   const { shown, more } = visibleTags(link.tags);
   const description = link.description || link.aiDescription || '';
+  const host = hostOf(link.url);
+  const opened = (event: MouseEvent<HTMLAnchorElement>) => {
+    // Left, middle and keyboard (Enter fires click) opens; a right click only opens the menu.
+    if (event.button === 0 || event.button === 1) countClick(link.id);
+  };
 
   return (
     <article
       aria-label={link.title}
-      className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm transition-shadow hover:shadow-md dark:border-slate-800 dark:bg-slate-900"
+      tabIndex={-1}
+      data-card-index={index}
+      data-link-id={link.id}
+      className={`flex h-full flex-col rounded-xl border bg-white p-4 shadow-sm transition-shadow outline-none hover:shadow-md focus-visible:ring-2 focus-visible:ring-brand-500 focus:ring-2 focus:ring-brand-500 dark:bg-slate-900 ${selected ? 'border-brand-500 ring-1 ring-brand-500' : 'border-slate-200 dark:border-slate-800'}`}
     >
       <div className="flex items-start gap-3">
+        {onSelect && (
+          <input
+            type="checkbox"
+            className="mt-1 size-4 shrink-0 accent-brand-600"
+            aria-label={`Select ${link.title}`}
+            checked={selected}
+            onChange={() => undefined}
+            onClick={(event) => onSelect(link, event.shiftKey)}
+          />
+        )}
         <div className="min-w-0 flex-1">
           <h2 className="line-clamp-2 text-base font-semibold break-words">
             <a
@@ -44,13 +109,20 @@ export function LinkCard({ link, onEdit }: { link: LinkItem; onEdit: (link: Link
               target="_blank"
               rel="noopener noreferrer"
               className="hover:text-brand-600 hover:underline"
+              data-open-link
+              onClick={opened}
+              onAuxClick={opened}
             >
               {link.title}
             </a>
           </h2>
-          <p className="mt-0.5 flex items-center gap-1 truncate text-xs text-slate-500 dark:text-slate-400">
-            <ExternalLink className="size-3 shrink-0" aria-hidden />
-            {hostOf(link.url)}
+          <p className="mt-1 flex items-center gap-1.5 text-xs text-slate-600 dark:text-slate-400">
+            <SiteIcon link={link} host={host} />
+            <span className="truncate">{host}</span>
+            <span aria-hidden>·</span>
+            <time dateTime={link.createdAt} className="shrink-0">
+              {savedLabel(link.createdAt)}
+            </time>
           </p>
         </div>
         {link.category && (
@@ -61,23 +133,57 @@ export function LinkCard({ link, onEdit }: { link: LinkItem; onEdit: (link: Link
       </div>
 
       {link.analysisStatus === 'pending' && (
-        <p role="status" className="mt-2 inline-flex items-center gap-1.5 text-xs text-amber-700 dark:text-amber-300">
+        <p role="status" className="mt-2 inline-flex items-center gap-1.5 text-xs text-amber-800 dark:text-amber-300">
           <Loader2 className="size-3 animate-spin" aria-hidden /> Analyzing link...
+          {link.analysisStartedAt && (
+            <span className="text-slate-600 dark:text-slate-400">
+              since {timeFormat.format(new Date(link.analysisStartedAt))}
+            </span>
+          )}
         </p>
+      )}
+      {link.analysisStatus === 'failed' && (
+        <div
+          role="status"
+          className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-lg bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:bg-amber-500/10 dark:text-amber-200"
+        >
+          <AlertTriangle className="size-3.5 shrink-0" aria-hidden />
+          <span className="min-w-0 flex-1">
+            Analysis failed: {analysisFailureText(link.analysisFailure ?? { reason: 'error', status: null })}
+          </span>
+          <button
+            type="button"
+            className="inline-flex items-center gap-1 rounded-md px-1.5 py-1 font-medium underline-offset-2 hover:underline disabled:opacity-60"
+            disabled={reanalyze.isPending}
+            onClick={() => reanalyze.mutate(link.id)}
+          >
+            <RotateCw className="size-3" aria-hidden /> Retry analysis
+          </button>
+        </div>
       )}
       {description && <p className="mt-2 line-clamp-3 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
 
       {shown.length > 0 && (
         <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags">
           {shown.map((tag) => (
-            <li
-              key={tag}
-              className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300"
-            >
-              #{tag}
+            <li key={tag}>
+              {onTag ? (
+                <button
+                  type="button"
+                  className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 hover:bg-brand-50 hover:text-brand-700 dark:bg-slate-800 dark:text-slate-300 dark:hover:bg-brand-600/20"
+                  aria-label={`Show links tagged ${tag}`}
+                  onClick={() => onTag(tag)}
+                >
+                  #{tag}
+                </button>
+              ) : (
+                <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                  #{tag}
+                </span>
+              )}
             </li>
           ))}
-          {more > 0 && <li className="px-1 py-0.5 text-xs text-slate-500 dark:text-slate-400">+{more} more</li>}
+          {more > 0 && <li className="px-1 py-0.5 text-xs text-slate-600 dark:text-slate-400">+{more} more</li>}
         </ul>
       )}
 

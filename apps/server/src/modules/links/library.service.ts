@@ -1,0 +1,125 @@
+import { parseTags, tagKey, Limits, type BulkRequest, type TagsResponse, type UsageCounts } from '@linkwise/contract';
+import { notFound, validationError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Actor } from '../../platform/actor.js';
+import type { LibraryRepository } from './library.repository.js';
+import type { LinkAnalysisService } from './link-analysis.service.js';
+import type { LinkRepository } from './link.repository.js';
+import { spellingSuggestions } from './tag-suggestions.js';
+
+export interface LibraryDeps {
+  links: LinkRepository;
+  library: LibraryRepository;
+  analyses: LinkAnalysisService;
+  clock: Clock;
+}
+
+/** The UTC calendar month a count belongs to. */
+export const monthOf = (millis: number): string => new Date(millis).toISOString().slice(0, 7);
+
+/** Managing the library as a whole: tags, categories, several links at once, usage counts. */
+export class LibraryService {
+  constructor(private readonly deps: LibraryDeps) {}
+
+  /** Applies one action to the actor's links among `ids`; how many were the actor's. */
+  async bulk(actor: Actor, request: BulkRequest): Promise<{ affected: number }> {
+    const { links, library, clock } = this.deps;
+    const unique = [...new Set(request.ids)];
+    if (request.action === 'reanalyze') {
+      const owned = await library.ownedIds(actor.userId, unique);
+      await this.deps.analyses.reanalyzeMany(actor, owned);
+      return { affected: owned.length };
+    }
+    const now = clock.now();
+    return links.transaction(async (tx) => {
+      await tx.lockUser(actor.userId);
+      const repo = library.with(tx.connection);
+      const owned = await repo.ownedIds(actor.userId, unique);
+      if (owned.length === 0) return { affected: 0 };
+      switch (request.action) {
+        case 'mark-read':
+        case 'mark-unread':
+          await repo.setFlags(actor.userId, owned, { is_read: request.action === 'mark-read' ? 1 : 0 }, now);
+          break;
+        case 'read-later':
+        case 'not-read-later':
+          await repo.setFlags(actor.userId, owned, { is_read_later: request.action === 'read-later' ? 1 : 0 }, now);
+          break;
+        case 'set-category':
+          await repo.setCategory(actor.userId, owned, request.category, now);
+          break;
+        case 'add-tags':
+          await repo.addTags(actor.userId, owned, parseTags(request.tags), Limits.tagsPerLink, now);
+          await repo.touch(actor.userId, owned, now);
+          break;
+        case 'remove-tags':
+          await repo.removeTags(actor.userId, owned, parseTags(request.tags));
+          await repo.touch(actor.userId, owned, now);
+          break;
+        case 'delete':
+          await repo.deleteLinks(actor.userId, owned);
+          break;
+        case 'reanalyze':
+          break; // queued above, outside this transaction
+      }
+      return { affected: owned.length };
+    });
+  }
+
+  /** Tags with counts and the pairs that look like one tag spelled two ways. */
+  async tags(actor: Actor): Promise<TagsResponse> {
+    const data = await this.deps.library.tags(actor.userId);
+    return { data, suggestions: spellingSuggestions(data) };
+  }
+
+  /** Renames a tag; a name another tag already has merges this one into it. */
+  async renameTag(actor: Actor, id: string, name: string): Promise<{ name: string; merged: boolean; links: number }> {
+    const { links, library } = this.deps;
+    return links.transaction(async (tx) => {
+      await tx.lockUser(actor.userId);
+      const repo = library.with(tx.connection);
+      const tag = await repo.findTag(actor.userId, id);
+      if (!tag) throw notFound('Tag');
+      const target = await repo.findTagByKey(actor.userId, tagKey(name));
+      if (target && target.id !== tag.id) {
+        await repo.mergeTag(actor.userId, tag.id, target.id);
+        return { name: target.name, merged: true, links: (await repo.linksWithTag(target.id)).length };
+      }
+      if (tag.name !== name) await repo.renameTag(actor.userId, tag.id, name);
+      return { name, merged: false, links: (await repo.linksWithTag(tag.id)).length };
+    });
+  }
+
+  /** Removes a tag from every link; the links stay. */
+  async deleteTag(actor: Actor, id: string): Promise<{ links: number }> {
+    const { links, library } = this.deps;
+    return links.transaction(async (tx) => {
+      const repo = library.with(tx.connection);
+      const tag = await repo.findTag(actor.userId, id);
+      if (!tag) throw notFound('Tag');
+      const count = (await repo.linksWithTag(tag.id)).length;
+      await repo.deleteTag(actor.userId, tag.id);
+      return { links: count };
+    });
+  }
+
+  /** Renames a category on every link carrying it (onto an existing one, the two become one). */
+  async renameCategory(actor: Actor, from: string, to: string): Promise<{ links: number }> {
+    if (from === to) throw validationError({ to: 'Choose a different name' });
+    const changed = await this.deps.library.renameCategory(actor.userId, from, to, this.deps.clock.now());
+    if (changed === 0) throw notFound('Category');
+    return { links: changed };
+  }
+
+  async countClick(actor: Actor, linkId: string): Promise<void> {
+    if (!(await this.deps.library.countClick(actor.userId, linkId, this.deps.clock.now()))) throw notFound('Link');
+  }
+
+  async countSearch(actor: Actor): Promise<void> {
+    await this.deps.library.countSearch(actor.userId, monthOf(this.deps.clock.now()));
+  }
+
+  usage(actor: Actor): Promise<UsageCounts> {
+    return this.deps.library.usage(actor.userId, monthOf(this.deps.clock.now()));
+  }
+}

@@ -1,0 +1,221 @@
+import { parseTags, type BulkRequestInput } from '@linkwise/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { BookmarkMinus, BookmarkPlus, Check, Circle, FolderInput, RotateCw, Tag, Trash2, X } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/field';
+import { api, errorMessage } from '../../../lib/api';
+import { hideLinks, invalidateLinks, useBulk } from '../api';
+
+/** How long a deletion waits for Undo before it is sent. */
+export const UNDO_MS = 6000;
+
+const plural = (n: number) => `${n} ${n === 1 ? 'link' : 'links'}`;
+
+/** A bulk request without its ids (one per action: Omit over the union, not of it). */
+type BulkBody = BulkRequestInput extends infer T ? (T extends unknown ? Omit<T, 'ids'> : never) : never;
+
+type Ask = 'category' | 'add-tags' | 'remove-tags' | 'delete' | null;
+
+/** The toolbar over a selection: read state, read later, category, tags, re-analyse, delete with undo. */
+export function BulkBar({
+  ids,
+  matching,
+  categories,
+  onSelectAll,
+  onClear,
+}: {
+  ids: readonly string[];
+  /** How many links the current view matches (for "Select all"). */
+  matching: number;
+  categories: readonly string[];
+  onSelectAll: () => void;
+  onClear: () => void;
+}) {
+  const client = useQueryClient();
+  const bulk = useBulk();
+  const [ask, setAsk] = useState<Ask>(null);
+  const [value, setValue] = useState('');
+  const count = ids.length;
+
+  const run = (body: BulkBody, done: string) => {
+    bulk.mutate(
+      { ...body, ids: [...ids] },
+      {
+        onSuccess: ({ data }) => {
+          toast.success(`${plural(data.affected)} ${done}`);
+          onClear();
+        },
+      },
+    );
+  };
+
+  /** Hidden at once; sent after the undo time unless Undo was pressed. */
+  const deleteWithUndo = () => {
+    const chosen = [...ids];
+    hideLinks(client, new Set(chosen));
+    onClear();
+    let undone = false;
+    const timer = window.setTimeout(() => {
+      if (undone) return;
+      api
+        .bulkLinks({ body: { action: 'delete', ids: chosen } })
+        .catch((error: unknown) => toast.error(errorMessage(error, 'Failed to delete the links')))
+        .finally(() => void invalidateLinks(client));
+    }, UNDO_MS);
+    toast(`${plural(chosen.length)} deleted`, {
+      duration: UNDO_MS,
+      action: {
+        label: 'Undo',
+        onClick: () => {
+          undone = true;
+          window.clearTimeout(timer);
+          void invalidateLinks(client);
+          toast.success(`${plural(chosen.length)} restored`);
+        },
+      },
+    });
+  };
+
+  const open = (what: Ask) => {
+    setValue('');
+    setAsk(what);
+  };
+
+  return (
+    <div
+      role="toolbar"
+      aria-label="Selected links"
+      className="sticky bottom-3 z-30 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-brand-500/40 bg-white/95 p-2 shadow-lg backdrop-blur dark:border-brand-600/40 dark:bg-slate-900/95"
+    >
+      <span className="px-2 text-sm font-semibold" aria-live="polite">
+        {count} selected
+      </span>
+      {matching > count && (
+        <Button variant="ghost" size="sm" onClick={onSelectAll}>
+          Select all {matching}
+        </Button>
+      )}
+      <Button variant="ghost" size="sm" onClick={onClear}>
+        <X className="size-4" aria-hidden /> Clear
+      </Button>
+      {/* On a phone the actions scroll sideways in one row instead of filling the screen. */}
+      <div className="-mx-2 flex w-[calc(100%+1rem)] gap-2 overflow-x-auto px-2 pb-1 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0 sm:pb-0">
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'mark-read' }, 'marked read')}
+        >
+          <Check className="size-4" aria-hidden /> Mark read
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'mark-unread' }, 'marked unread')}
+        >
+          <Circle className="size-4" aria-hidden /> Mark unread
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'read-later' }, 'added to Read Later')}
+        >
+          <BookmarkPlus className="size-4" aria-hidden /> Read later
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'not-read-later' }, 'removed from Read Later')}
+        >
+          <BookmarkMinus className="size-4" aria-hidden /> Not read later
+        </Button>
+        <Button variant="secondary" size="sm" className="shrink-0 whitespace-nowrap" onClick={() => open('category')}>
+          <FolderInput className="size-4" aria-hidden /> Set category
+        </Button>
+        <Button variant="secondary" size="sm" className="shrink-0 whitespace-nowrap" onClick={() => open('add-tags')}>
+          <Tag className="size-4" aria-hidden /> Add tags
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => open('remove-tags')}
+        >
+          <Tag className="size-4" aria-hidden /> Remove tags
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="shrink-0 whitespace-nowrap"
+          onClick={() => run({ action: 'reanalyze' }, 'queued for analysis')}
+        >
+          <RotateCw className="size-4" aria-hidden /> Re-analyse
+        </Button>
+        <Button variant="danger" size="sm" className="shrink-0 whitespace-nowrap" onClick={() => setAsk('delete')}>
+          <Trash2 className="size-4" aria-hidden /> Delete
+        </Button>
+      </div>
+      {(ask === 'category' || ask === 'add-tags' || ask === 'remove-tags') && (
+        <Dialog
+          open
+          onOpenChange={(o) => !o && setAsk(null)}
+          title={ask === 'category' ? 'Set category' : ask === 'add-tags' ? 'Add tags' : 'Remove tags'}
+          description={`For ${plural(count)}.`}
+        >
+          <form
+            className="space-y-4"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (ask === 'category') run({ action: 'set-category', category: value }, 'updated');
+              else {
+                const tags = parseTags(value);
+                if (tags.length === 0) return;
+                run({ action: ask, tags }, ask === 'add-tags' ? 'tagged' : 'untagged');
+              }
+              setAsk(null);
+            }}
+          >
+            <TextField
+              label={ask === 'category' ? 'Category' : 'Tags (comma separated)'}
+              value={value}
+              autoFocus
+              list={ask === 'category' ? 'bulk-categories' : undefined}
+              hint={ask === 'category' ? 'Leave empty to remove the category.' : undefined}
+              onChange={(e) => setValue(e.target.value)}
+            />
+            {ask === 'category' && (
+              <datalist id="bulk-categories">
+                {categories.map((c) => (
+                  <option key={c} value={c} />
+                ))}
+              </datalist>
+            )}
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={() => setAsk(null)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={ask !== 'category' && parseTags(value).length === 0}>
+                Apply
+              </Button>
+            </div>
+          </form>
+        </Dialog>
+      )}
+      <ConfirmDialog
+        open={ask === 'delete'}
+        onOpenChange={(o) => !o && setAsk(null)}
+        title={`Delete ${plural(count)}?`}
+        description={`The selected ${plural(count)} will be deleted. You can undo this for a few seconds.`}
+        confirmLabel="Delete"
+        destructive
+        onConfirm={deleteWithUndo}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,327 @@
+import type { TagSummary } from '@linkwise/contract';
+import { GitMerge, Pencil, Trash2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
+import { inputClass } from '../../../components/ui/field';
+import { useCategories, useDeleteTag, useRenameCategory, useRenameTag, useTags } from '../api';
+
+/** Rows drawn at once; a filter narrows a long list (libraries with 1,000+ tags exist). */
+const MAX_ROWS = 200;
+
+const row = 'flex flex-wrap items-center gap-2 py-2';
+
+/** Rename in place: a text box with Save and Cancel. */
+function RenameForm({
+  initial,
+  label,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  label: string;
+  onSave: (v: string) => void;
+  onCancel: () => void;
+}) {
+  const [value, setValue] = useState(initial);
+  return (
+    <form
+      className="flex min-w-0 flex-1 flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (value.trim() && value.trim() !== initial) onSave(value.trim());
+        else onCancel();
+      }}
+    >
+      <input
+        aria-label={label}
+        className={`${inputClass} min-w-0 flex-1`}
+        value={value}
+        autoFocus
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            onCancel();
+          }
+        }}
+      />
+      <Button type="submit" size="sm">
+        Save
+      </Button>
+      <Button size="sm" variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
+
+/** Merge into another: a select of the others and a Merge button. */
+function MergeForm({
+  name,
+  others,
+  onMerge,
+  onCancel,
+}: {
+  name: string;
+  others: readonly string[];
+  onMerge: (into: string) => void;
+  onCancel: () => void;
+}) {
+  const [into, setInto] = useState(others[0] ?? '');
+  return (
+    <form
+      className="flex min-w-0 flex-1 flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (into) onMerge(into);
+      }}
+    >
+      <label className="flex min-w-0 flex-1 items-center gap-2 text-sm">
+        <span className="shrink-0">Merge {name} into</span>
+        <select className={`${inputClass} min-w-0`} value={into} onChange={(e) => setInto(e.target.value)} autoFocus>
+          {others.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button type="submit" size="sm" disabled={!into}>
+        Merge
+      </Button>
+      <Button size="sm" variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
+
+function TagsPanel() {
+  const tags = useTags();
+  const rename = useRenameTag();
+  const remove = useDeleteTag();
+  const [filter, setFilter] = useState('');
+  const [editing, setEditing] = useState<{ id: string; mode: 'rename' | 'merge' } | null>(null);
+  const [deleting, setDeleting] = useState<TagSummary | null>(null);
+  const all = useMemo(() => tags.data?.data ?? [], [tags.data]);
+  const byName = useMemo(() => new Map(all.map((t) => [t.name, t])), [all]);
+  const needle = filter.trim().replace(/^#/, '').toLocaleLowerCase();
+  const matching = needle ? all.filter((t) => t.name.toLocaleLowerCase().includes(needle)) : all;
+  const suggestions = (tags.data?.suggestions ?? []).filter((s) => byName.has(s.from) && byName.has(s.into));
+
+  if (tags.isPending) return <p className="py-6 text-center text-sm text-slate-600">Loading tags...</p>;
+  if (tags.isError)
+    return (
+      <p role="alert" className="py-6 text-center text-sm text-red-600">
+        Failed to load tags.
+      </p>
+    );
+  if (all.length === 0)
+    return <p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">No tags yet.</p>;
+
+  return (
+    <div>
+      {suggestions.length > 0 && (
+        <section aria-labelledby="tag-suggestions" className="mb-4 rounded-lg bg-brand-50 p-3 dark:bg-brand-600/10">
+          <h3 id="tag-suggestions" className="text-sm font-semibold">
+            These look like the same tag
+          </h3>
+          <ul className="mt-1 divide-y divide-brand-100 dark:divide-brand-600/20">
+            {suggestions.slice(0, 10).map((s) => (
+              <li key={s.from} className={`${row} text-sm`}>
+                <span className="min-w-0 flex-1 break-words">
+                  #{s.from} ({byName.get(s.from)?.count}) → #{s.into} ({byName.get(s.into)?.count})
+                </span>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={`Merge ${s.from} into ${s.into}`}
+                  disabled={rename.isPending}
+                  onClick={() => rename.mutate({ id: byName.get(s.from)!.id, name: s.into })}
+                >
+                  <GitMerge className="size-4" aria-hidden /> Merge
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <label className="block text-sm">
+        <span className="sr-only">Filter tags</span>
+        <input
+          type="search"
+          className={inputClass}
+          placeholder={`Filter ${all.length} tags...`}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+      </label>
+      <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800" aria-label="Tags">
+        {matching.slice(0, MAX_ROWS).map((tag) => (
+          <li key={tag.id} className={row}>
+            {editing?.id === tag.id && editing.mode === 'rename' ? (
+              <RenameForm
+                initial={tag.name}
+                label={`New name for ${tag.name}`}
+                onCancel={() => setEditing(null)}
+                onSave={(name) => rename.mutate({ id: tag.id, name }, { onSettled: () => setEditing(null) })}
+              />
+            ) : editing?.id === tag.id ? (
+              <MergeForm
+                name={`#${tag.name}`}
+                others={all.filter((t) => t.id !== tag.id).map((t) => t.name)}
+                onCancel={() => setEditing(null)}
+                onMerge={(into) => rename.mutate({ id: tag.id, name: into }, { onSettled: () => setEditing(null) })}
+              />
+            ) : (
+              <>
+                <span className="min-w-0 flex-1 break-words text-sm">
+                  #{tag.name}{' '}
+                  <span className="text-slate-600 dark:text-slate-400">
+                    · {tag.count} {tag.count === 1 ? 'link' : 'links'}
+                  </span>
+                </span>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Rename ${tag.name}`}
+                  onClick={() => setEditing({ id: tag.id, mode: 'rename' })}
+                >
+                  <Pencil className="size-4" aria-hidden /> Rename
+                </Button>
+                {all.length > 1 && (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Merge ${tag.name}`}
+                    onClick={() => setEditing({ id: tag.id, mode: 'merge' })}
+                  >
+                    <GitMerge className="size-4" aria-hidden /> Merge
+                  </Button>
+                )}
+                <Button size="sm" variant="ghost" aria-label={`Delete ${tag.name}`} onClick={() => setDeleting(tag)}>
+                  <Trash2 className="size-4" aria-hidden /> Delete
+                </Button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {matching.length > MAX_ROWS && (
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+          Showing {MAX_ROWS} of {matching.length}; type to narrow the list.
+        </p>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title={`Delete #${deleting?.name ?? ''}?`}
+        description={`The tag is removed from ${deleting?.count ?? 0} ${deleting?.count === 1 ? 'link' : 'links'}; the links stay.`}
+        confirmLabel="Delete tag"
+        destructive
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </div>
+  );
+}
+
+function CategoriesPanel() {
+  const categories = useCategories();
+  const rename = useRenameCategory();
+  const [editing, setEditing] = useState<{ name: string; mode: 'rename' | 'merge' } | null>(null);
+  const all = categories.data ?? [];
+  if (categories.isPending) return <p className="py-6 text-center text-sm text-slate-600">Loading categories...</p>;
+  if (all.length === 0)
+    return <p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">No categories yet.</p>;
+  return (
+    <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Categories">
+      {all.map((name) => (
+        <li key={name} className={row}>
+          {editing?.name === name && editing.mode === 'rename' ? (
+            <RenameForm
+              initial={name}
+              label={`New name for ${name}`}
+              onCancel={() => setEditing(null)}
+              onSave={(to) => rename.mutate({ from: name, to }, { onSettled: () => setEditing(null) })}
+            />
+          ) : editing?.name === name ? (
+            <MergeForm
+              name={name}
+              others={all.filter((c) => c !== name)}
+              onCancel={() => setEditing(null)}
+              onMerge={(to) => rename.mutate({ from: name, to }, { onSettled: () => setEditing(null) })}
+            />
+          ) : (
+            <>
+              <span className="min-w-0 flex-1 break-words text-sm">{name}</span>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Rename ${name}`}
+                onClick={() => setEditing({ name, mode: 'rename' })}
+              >
+                <Pencil className="size-4" aria-hidden /> Rename
+              </Button>
+              {all.length > 1 && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Merge ${name}`}
+                  onClick={() => setEditing({ name, mode: 'merge' })}
+                >
+                  <GitMerge className="size-4" aria-hidden /> Merge
+                </Button>
+              )}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Tag and category management: rename, merge, delete, with merge suggestions. */
+export function LibraryDialog({ onClose }: { onClose: () => void }) {
+  const [tab, setTab] = useState<'tags' | 'categories'>('tags');
+  const tabClass = (on: boolean) =>
+    `rounded-md px-3 py-1.5 text-sm font-medium ${on ? 'bg-white shadow-sm dark:bg-slate-700' : 'text-slate-600 dark:text-slate-300'}`;
+  return (
+    <Dialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="Tags and categories"
+      description="Rename, merge or delete; your links follow."
+      wide
+    >
+      <div
+        role="tablist"
+        aria-label="What to manage"
+        className="mb-3 inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
+      >
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'tags'}
+          className={tabClass(tab === 'tags')}
+          onClick={() => setTab('tags')}
+        >
+          Tags
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'categories'}
+          className={tabClass(tab === 'categories')}
+          onClick={() => setTab('categories')}
+        >
+          Categories
+        </button>
+      </div>
+      <div role="tabpanel" aria-label={tab === 'tags' ? 'Tags' : 'Categories'}>
+        {tab === 'tags' ? <TagsPanel /> : <CategoriesPanel />}
+      </div>
+    </Dialog>
+  );
+}
