@@ -59,7 +59,7 @@ async function signInOnAuthPage(auth: Page, email: string, urls: string[]): Prom
   urls.push(auth.url());
   await auth.getByRole('heading', { name: 'Connect your extension' }).waitFor();
   await auth.getByLabel('Email').fill(email);
-  await auth.getByLabel('Password').fill('e2e-password-1');
+  await auth.getByLabel('Password', { exact: true }).fill('e2e-password-1');
   await auth.getByRole('button', { name: 'Sign In' }).click();
   await auth.getByRole('heading', { name: 'Successfully Connected!' }).waitFor();
   await screenshot(auth, 'h-extension-connected');

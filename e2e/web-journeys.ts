@@ -642,7 +642,7 @@ export function webJourneys(ctx: Context): void {
         `);
         const popup = await opened;
         await popup.getByLabel('Email').fill(taken.user.email);
-        await popup.getByLabel('Password').fill('e2e-password-1');
+        await popup.getByLabel('Password', { exact: true }).fill('e2e-password-1');
         await popup.getByRole('button', { name: 'Sign In' }).click();
         await popup.getByRole('heading', { name: 'Successfully Connected!' }).waitFor();
         const url = new URL(popup.url());

@@ -30,10 +30,12 @@ export async function wordsOfUser(db: Kysely<unknown>, engine: Engine, userId: s
 /** Drops `words` from the shared word list unless a remaining document holds them (and, on SQLite, compacts the index). */
 export async function forgetWords(db: Kysely<unknown>, engine: Engine, words: string[]): Promise<void> {
   if (engine === 'postgres') {
-    for (const batch of batches(words)) {
-      await sql`delete from search_lexemes l where l.lexeme = any(${batch}::text[])
-        and not exists (select 1 from link_search s where s.document @@ quote_literal(l.lexeme)::tsquery)`.execute(db);
-    }
+    if (words.length === 0) return;
+    // One pass over the remaining documents finds which of the words they still hold (no index
+    // answers "which documents hold this lexeme" for every lexeme of the list at once).
+    await sql`delete from search_lexemes l where l.lexeme = any(${words}::text[])
+      and l.lexeme not in (select distinct x from link_search s cross join search_lexemes_of(s.document) x
+        where x = any(${words}::text[]))`.execute(db);
     return;
   }
   // Deleted documents stay in FTS5's segments until they are merged: merge them now.
