@@ -30,7 +30,9 @@ export const vectorConfidence = (cosine: number, calibration: Calibration): numb
  * Hybrid ranking weighted by confidence: the text ranking (ids best first) and the vector neighbours
  * (cosines at or above the model's floor, the caller's job) each say how sure they are, and a link
  * found by both is surer than by either: similarity = 1 − (1 − text)(1 − vector). A weak neighbour
- * in meaning cannot outrank a link whose every word matched; a strong one can.
+ * in meaning cannot outrank a link whose every word matched; a strong one can, except the best
+ * text match: meaning alone is capped at its confidence and loses the tie (a link whose analysis is
+ * still pending has no vector, and its exact title must still come first).
  */
 export function combine(text: string[], vectors: { id: string; cosine: number }[], calibration: Calibration): Fused[] {
   const out = new Map<string, Fused & { t: number; v: number }>();
@@ -50,6 +52,6 @@ export function combine(text: string[], vectors: { id: string; cosine: number }[
     e.v = Math.max(e.v, vectorConfidence(cosine, calibration));
   }
   return [...out.values()]
-    .map(({ t, v, ...rest }) => ({ ...rest, similarity: 1 - (1 - t) * (1 - v) }))
+    .map(({ t, v, ...rest }) => ({ ...rest, similarity: rest.inText ? 1 - (1 - t) * (1 - v) : Math.min(v, TEXT_TOP) }))
     .sort((a, b) => b.similarity - a.similarity || textFirst(a, b));
 }
