@@ -2,6 +2,7 @@
 // recovery codes) and sign in with a code; reset a forgotten password from the link in the email a
 // local SMTP server received; delete the account from Profile on a phone-sized window. The journeys
 // run on a server of their own, configured with SMTP.
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -155,7 +156,13 @@ export function securityJourneys({ browser }: Context): void {
           await page.goto(`${baseUrl()}/profile`);
           await page.getByRole('button', { name: 'Delete Account', exact: true }).click();
           const dialog = page.getByRole('dialog', { name: 'Delete Account' });
-          await dialog.getByText('Export them before you go').waitFor();
+          // The dialog offers the export first; it downloads the whole library (lossless JSON).
+          const [exported] = await Promise.all([
+            page.waitForEvent('download'),
+            dialog.getByRole('button', { name: 'Export my links (JSON)' }).click(),
+          ]);
+          assert.equal(exported.suggestedFilename().endsWith('.json'), true, exported.suggestedFilename());
+          assert.match(readFileSync(await exported.path(), 'utf8'), /https:\/\/example\.com\/keep-me/);
           await dialog.getByLabel('Password', { exact: true }).fill('not my password');
           await dialog.getByRole('button', { name: 'Delete Everything' }).click();
           await dialog.getByText('Current password is incorrect').waitFor();

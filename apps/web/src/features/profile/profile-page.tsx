@@ -7,6 +7,7 @@ import { ApiTokensCard } from '../account/api-tokens-card';
 import { AccountSecurityItems } from '../account/security-items';
 import { SessionsCard } from '../account/sessions-card';
 import DataExportSection from '../import/data-export-section';
+import { ExportFirst } from '../import/export-first';
 import { Button, buttonClass } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { api } from '../../lib/api';
@@ -184,7 +185,7 @@ export default function ProfilePage() {
               Vault Settings
             </Link>
           </li>
-          <AccountSecurityItems />
+          <AccountSecurityItems exportFirst={<ExportFirst />} />
         </ul>
       </section>
 
