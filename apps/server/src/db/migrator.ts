@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010-search-words-lock.js';
 import * as m0011 from './migrations/0011-platform.js';
 import * as m0012 from './migrations/0012-search-schema.js';
 import * as m0014 from './migrations/0014-imports.js';
+import * as m0019 from './migrations/0019-bulk-index.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -31,6 +32,7 @@ const migrations: Record<string, EngineMigration> = {
   '0011-platform': m0011,
   '0012-search-schema': m0012,
   '0014-imports': m0014,
+  '0019-bulk-index': m0019,
 };
 
 /** Every migration's name, oldest first. */
