@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
-import { rebuildSearchIndex } from '../src/modules/search-index/search-index.js';
+import { indexInBulk, rebuildSearchIndex } from '../src/modules/search-index/search-index.js';
 import { engines, startServer, type TestServer } from './harness.js';
 import { fixture, importFile, netscapeFile } from './import-helpers.js';
 import { wordCountDrift } from './pg.js';
@@ -74,6 +74,52 @@ describe.skipIf(!engines().includes('postgres'))('bulk indexing of imports on po
       .catch((e: unknown) => {
         if (e !== rollback) throw e;
       });
+  });
+
+  it('indexes a concurrent writer row by row, a link edited mid-batch once, nothing of a rolled-back batch', async () => {
+    const db = server.database.db;
+    const a = await server.signUp('bulk-a');
+    const b = await server.signUp('bulk-b');
+    const link = (id: string, userId: string, title: string) =>
+      sql`insert into links (id, user_id, url, normalized_url, title, created_at, updated_at)
+          values (${id}, ${userId}, ${`https://${id}.example/`}, ${`${id}.example/`}, ${title}, 1, 1)`;
+    const indexed = async (id: string) =>
+      (await sql<{ words: string }>`select words from link_search where link_id = ${id}`.execute(db)).rows[0]?.words;
+
+    await db.transaction().execute(async (trx) => {
+      await indexInBulk<DB>(trx, 'postgres', ['bulk-a1', 'bulk-a2'], async () => {
+        await link('bulk-a1', a.userId, 'Wombat burrows').execute(trx);
+        await link('bulk-a2', a.userId, 'Wombat diets').execute(trx);
+        // Another connection, meanwhile: its insert is indexed as it commits, the switch is not its.
+        await b.api.createLink({ body: { url: 'https://other.example/', title: 'Wombat sightings' } });
+        // An edit inside the bulk write is indexed at once (only inserts wait)…
+        await sql`update links set title = 'Wombat tunnels' where id = 'bulk-a1'`.execute(trx);
+      });
+      // …and after the batch, writes in the same transaction are indexed row by row again.
+      await link('bulk-a3', a.userId, 'Wombat naps').execute(trx);
+    });
+    expect(await indexed('bulk-a1')).toContain('tunnels');
+    expect(await indexed('bulk-a2')).toContain('diets');
+    expect(await indexed('bulk-a3')).toContain('naps');
+    expect((await b.api.listLinks({ query: { search: 'wombat' } })).total).toBe(1);
+    expect((await a.api.listLinks({ query: { search: 'wombat' } })).total).toBe(3);
+    expect(await wordCountDrift(db)).toEqual([]);
+
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await indexInBulk<DB>(trx, 'postgres', ['bulk-a4'], async () => {
+          await link('bulk-a4', a.userId, 'Wombat rollback').execute(trx);
+          await link('bulk-a3', a.userId, 'Duplicate id').execute(trx);
+        });
+      })
+      .catch(() => undefined);
+    expect(await indexed('bulk-a4')).toBeUndefined();
+    expect((await a.api.listLinks({ query: { search: 'rollback' } })).total).toBe(0);
+    // The connection that ran the failed batch indexes its next inserts as usual.
+    const after = await a.api.createLink({ body: { url: 'https://after-rollback.example/', title: 'Numbats' } });
+    expect(await indexed(after.id)).toContain('numbats');
+    expect(await wordCountDrift(db)).toEqual([]);
   });
 
   it('keeps indexing inserts row by row outside a bulk write, in the same session', async () => {
