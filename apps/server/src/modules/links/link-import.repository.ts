@@ -1,7 +1,9 @@
 import { tagKey, type EncryptedCredential } from '@linkwise/contract';
 import type { Kysely } from 'kysely';
+import type { Engine } from '../../db/database.js';
 import type { DB, NewLink } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
+import { indexInBulk } from '../search-index/search-index.js';
 
 /** One link of an import batch, already mapped and checked. */
 export interface BulkLink {
@@ -21,7 +23,10 @@ function chunks<T>(items: T[], size: number): T[][] {
 
 /** Bulk SQL for imports: many links, their tags and credentials in a few statements. Runs inside the caller's transaction. */
 export class LinkImportRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly engine: Engine,
+  ) {}
 
   /** The user's links among these normalised URLs: key → id and the fields "fill empty" may fill. */
   async existing(userId: string, keys: string[]) {
@@ -52,16 +57,24 @@ export class LinkImportRepository {
   }
 
   async insert(userId: string, links: BulkLink[], now: number): Promise<void> {
-    for (const part of chunks(links, ROWS_PER_INSERT)) {
-      await this.db
-        .insertInto('links')
-        .values(part.map((l) => l.row))
-        .execute();
-    }
-    await this.attachTags(
-      userId,
-      links.filter((l) => l.tags.length > 0).map((l) => ({ linkId: l.row.id, tags: l.tags })),
-      now,
+    // The new links and their tags are indexed for search once, together, after they are written.
+    await indexInBulk(
+      this.db,
+      this.engine,
+      links.map((l) => l.row.id),
+      async () => {
+        for (const part of chunks(links, ROWS_PER_INSERT)) {
+          await this.db
+            .insertInto('links')
+            .values(part.map((l) => l.row))
+            .execute();
+        }
+        await this.attachTags(
+          userId,
+          links.filter((l) => l.tags.length > 0).map((l) => ({ linkId: l.row.id, tags: l.tags })),
+          now,
+        );
+      },
     );
     const credentials = links.flatMap((l) =>
       l.credentials.map((c, position) => ({

@@ -61,7 +61,7 @@ export class LinkImportService {
     const now = this.deps.now();
     const outcomes = await this.deps.links.transaction(async (tx) => {
       await tx.lockUser(batch.userId);
-      const repo = new LinkImportRepository(tx.connection);
+      const repo = new LinkImportRepository(tx.connection, tx.engine);
       let room = batch.limit === null ? Infinity : Math.max(0, batch.limit - (await tx.countAll(batch.userId)));
       const existing = await repo.existing(
         batch.userId,

@@ -98,6 +98,15 @@ const searchRows = (where: string) => `insert into link_search (link_id, user_id
       cross join lateral (select link_rank_document(${ranked.map(refreshValue).join(', ')}) as doc) r${joinPage}
       ${where}`;
 
+/**
+ * Transaction-local switches of a bulk write (`indexInBulk`): while `linkwise.search_bulk` is on,
+ * inserted links, tags and pages are not indexed row by row (the writer indexes them together with
+ * `link_search_add`); `linkwise.search_bulk_rows` is on only inside that function's own insert into
+ * `link_search`, whose words and lexemes it then counts in one statement each.
+ */
+const BULK = `current_setting('linkwise.search_bulk', true) = 'on'`;
+const BULK_ROWS = `current_setting('linkwise.search_bulk_rows', true) = 'on'`;
+
 // ---------------------------------------------------------------------------------------------
 // Definitions
 
@@ -255,6 +264,36 @@ const functions: SchemaObject[] = [
         set document = excluded.document, rank_document = excluded.rank_document, words = excluded.words
     `,
   }),
+  // Indexes links a bulk write inserted with row indexing off: their rows in one statement, then
+  // their words (the owners' rows locked first, as the row trigger does) and new lexemes. A link
+  // indexed meanwhile (updated in the same transaction) is dropped first, its words counted down.
+  fn({
+    name: 'link_search_add',
+    args: 'p_link_ids text[]',
+    returns: 'void',
+    language: 'plpgsql',
+    body: `
+    begin
+      delete from link_search where link_id = any(p_link_ids);
+      perform set_config('linkwise.search_bulk_rows', 'on', true);
+      ${searchRows('where l.id = any(p_link_ids)')};
+      perform set_config('linkwise.search_bulk_rows', 'off', true);
+      perform 1 from users where id in (select user_id from links where id = any(p_link_ids)) order by id
+        for no key update;
+      insert into search_words (user_id, word, links)
+      select s.user_id, w, count(*) from link_search s cross join search_words_of(s.words) w
+      where s.link_id = any(p_link_ids) group by 1, 2 order by 1, 2
+      on conflict (user_id, word) do update set links = search_words.links + excluded.links;
+      insert into search_lexemes (lexeme)
+      select n.lexeme from (
+        select distinct x as lexeme from link_search s cross join search_lexemes_of(s.document) x
+        where s.link_id = any(p_link_ids)
+      ) n
+      where not exists (select 1 from search_lexemes x where x.lexeme = n.lexeme);
+      perform set_config('linkwise.search_bulk', 'off', true);
+    end
+    `,
+  }),
   fn({
     name: 'link_search_head',
     args: 'rank_document tsvector, user_id text',
@@ -317,6 +356,8 @@ const functions: SchemaObject[] = [
     begin
       if tg_op = 'DELETE' then
         perform search_vector_moved(old.user_id, old.id);
+      elsif tg_op = 'INSERT' and ${BULK} then
+        return null;
       else
         perform link_search_refresh(new.id);
       end if;
@@ -331,6 +372,9 @@ const functions: SchemaObject[] = [
     language: 'plpgsql',
     body: `
     begin
+      if tg_op = 'INSERT' and ${BULK} then
+        return null;
+      end if;
       perform link_search_refresh(case when tg_op = 'DELETE' then old.link_id else new.link_id end);
       return null;
     end
@@ -365,6 +409,9 @@ const functions: SchemaObject[] = [
       after_words text := '';
       owner text;
     begin
+      if tg_op = 'INSERT' and ${BULK_ROWS} then
+        return null;
+      end if;
       if tg_op <> 'INSERT' then
         before_words := old.words;
         owner := old.user_id;
@@ -397,6 +444,9 @@ const functions: SchemaObject[] = [
     language: 'plpgsql',
     body: `
     begin
+      if tg_op = 'INSERT' and ${BULK_ROWS} then
+        return null;
+      end if;
       insert into search_lexemes (lexeme)
       select n.lexeme from (
         select search_lexemes_of(new.document) as lexeme

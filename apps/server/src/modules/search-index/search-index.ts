@@ -94,6 +94,28 @@ export async function suspendSearchIndexing<DB>(db: Kysely<DB>, engine: Engine):
   if (engine === 'postgres') await suspendPostgres(db as Kysely<unknown>);
 }
 
+/**
+ * Runs `write`, which inserts the links `linkIds` (and their tags, pages), in the caller's
+ * transaction, and indexes those links once afterwards. On PostgreSQL row-by-row indexing of
+ * inserts is off meanwhile for this transaction only (other writers index as usual): a link and
+ * each of its tags would otherwise be indexed one after another. Every link `write` inserts, or
+ * inserts tags or a page for, must be in `linkIds`. SQLite: `write` alone (its triggers index as
+ * rows arrive, and cannot be turned off).
+ */
+export async function indexInBulk<DB>(
+  db: Kysely<DB>,
+  engine: Engine,
+  linkIds: readonly string[],
+  write: () => Promise<void>,
+): Promise<void> {
+  if (engine !== 'postgres' || linkIds.length === 0) return write();
+  if (!db.isTransaction) throw new Error('indexInBulk runs in the caller’s transaction');
+  await sql`select set_config('linkwise.search_bulk', 'on', true)`.execute(db);
+  // A failed write leaves the transaction aborted: nothing it did (the switch included) commits.
+  await write();
+  await sql`select link_search_add(${[...linkIds]}::text[])`.execute(db);
+}
+
 /** Every difference between the database's search index and the source; none when in step. */
 export function searchSchemaDrift<DB>(db: Kysely<DB>, engine: Engine): Promise<Drift[]> {
   return drift(db as Kysely<unknown>, engine, searchSchema(engine));
