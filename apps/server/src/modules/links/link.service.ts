@@ -136,8 +136,9 @@ export class LinkService {
           is_read_later: input.isReadLater ? 1 : 0,
           has_credentials: 0,
           favicon: null,
+          // A new link's analysis starts when it is created: analysis_started_at stays empty and
+          // reads as created_at, so saving writes only the columns links have had from the start.
           analysis_status: 'pending',
-          analysis_started_at: now,
           created_at: now,
           updated_at: now,
         });
