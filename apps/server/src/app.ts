@@ -490,7 +490,14 @@ export async function buildApp({
     );
     authRoutes(route, auth, captcha, config.RATE_LIMIT_AUTH_PER_MINUTE);
     accountRoutes(route, account, config.RATE_LIMIT_AUTH_PER_MINUTE);
-    const library = new LibraryService({ links, library: new LibraryRepository(db), analyses: linkAnalysis, clock });
+    const library = new LibraryService({
+      links,
+      library: new LibraryRepository(db),
+      analyses: linkAnalysis,
+      clock,
+      // The offline model (never a paid remote one): tags are embedded on a visit to the tag manager.
+      tagEmbedder: models.categoryEmbedder,
+    });
     linkRoutes(route, linkService);
     linkAnalysisRoutes(route, linkAnalysis);
     libraryRoutes(route, library);

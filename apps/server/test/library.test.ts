@@ -44,6 +44,27 @@ describe.each(engines())('library management on %s', (engine) => {
       expect(suggestions).toHaveLength(2);
     });
 
+    it('suggests merging tags that mean the same by the offline model, into the more used, and not related ones', async () => {
+      const { api } = await server.signUp();
+      // The suites run without the transformer's folder, so this is USE-lite: film/movie 0.82 and
+      // recipes/cooking 0.55 against its 0.7 threshold (bench/tag-pairs.json, decision 0014).
+      await seed(server, api, [
+        { url: 'https://s.example/1', title: 'One', tags: ['movie', 'recipes'] },
+        { url: 'https://s.example/2', title: 'Two', tags: ['movie', 'cooking'] },
+        { url: 'https://s.example/3', title: 'Three', tags: ['film'] },
+        { url: 'https://s.example/4', title: 'Four', tags: ['Films'] },
+      ]);
+      const { suggestions } = await api.listTags();
+      expect(suggestions).toContainEqual({ from: 'film', into: 'movie', why: 'meaning' });
+      expect(suggestions).toContainEqual({ from: 'Films', into: 'film', why: 'spelling' });
+      // Each pair once: Films is a spelling suggestion only, and cooking and recipes stay apart.
+      expect(suggestions.filter((s) => s.from === 'Films' || s.into === 'Films')).toHaveLength(1);
+      expect(suggestions.some((s) => [s.from, s.into].includes('cooking'))).toBe(false);
+      expect(suggestions).toHaveLength(2);
+      // A second visit answers the same from the cached vectors.
+      expect((await api.listTags()).suggestions).toEqual(suggestions);
+    });
+
     it('renames a tag: the links follow and #tag search finds the new name', async () => {
       const { api } = await server.signUp();
       await seed(server, api, [

@@ -1,10 +1,21 @@
-import { parseTags, tagKey, Limits, type BulkRequest, type TagsResponse, type UsageCounts } from '@linkwise/contract';
+import {
+  parseTags,
+  tagKey,
+  Limits,
+  type BulkRequest,
+  type TagMergeSuggestion,
+  type TagSummary,
+  type TagsResponse,
+  type UsageCounts,
+} from '@linkwise/contract';
 import { notFound, validationError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Actor } from '../../platform/actor.js';
 import type { LibraryRepository } from './library.repository.js';
 import type { LinkAnalysisService } from './link-analysis.service.js';
 import type { LinkRepository } from './link.repository.js';
+import type { Embedder } from '../ml/embedder.js';
+import { meaningPairs, MEANING_THRESHOLDS, TAG_MEANING_CAP, TagVectorCache } from './tag-meaning.js';
 import { spellingSuggestions } from './tag-suggestions.js';
 
 export interface LibraryDeps {
@@ -12,6 +23,8 @@ export interface LibraryDeps {
   library: LibraryRepository;
   analyses: LinkAnalysisService;
   clock: Clock;
+  /** The offline model tags are compared by meaning with; absent: spelling suggestions only. */
+  tagEmbedder?: Embedder | undefined;
 }
 
 /** The UTC calendar month a count belongs to. */
@@ -19,6 +32,8 @@ export const monthOf = (millis: number): string => new Date(millis).toISOString(
 
 /** Managing the library as a whole: tags, categories, several links at once, usage counts. */
 export class LibraryService {
+  private readonly tagVectors = new TagVectorCache();
+
   constructor(private readonly deps: LibraryDeps) {}
 
   /** Applies one action to the actor's links among `ids`; how many were the actor's. */
@@ -66,10 +81,32 @@ export class LibraryService {
     });
   }
 
-  /** Tags with counts and the pairs that look like one tag spelled two ways. */
+  /** Tags with counts, the pairs that look like one tag spelled two ways, then those that mean the same. */
   async tags(actor: Actor): Promise<TagsResponse> {
     const data = await this.deps.library.tags(actor.userId);
-    return { data, suggestions: spellingSuggestions(data) };
+    const spelling = spellingSuggestions(data);
+    return { data, suggestions: [...spelling, ...(await this.meaningSuggestions(data, spelling))] };
+  }
+
+  /**
+   * Tags whose vectors say they mean the same, among the TAG_MEANING_CAP most used (the list comes
+   * most used first). A model failure costs only these suggestions, never the tag list.
+   */
+  private async meaningSuggestions(data: TagSummary[], spelling: TagMergeSuggestion[]): Promise<TagMergeSuggestion[]> {
+    const embedder = this.deps.tagEmbedder;
+    const threshold = embedder && MEANING_THRESHOLDS[embedder.modelId];
+    if (!embedder || threshold === undefined || data.length < 2) return [];
+    const considered = data.slice(0, TAG_MEANING_CAP);
+    try {
+      const vectors = await this.tagVectors.vectors(
+        embedder,
+        considered.map((t) => t.name),
+      );
+      if (!vectors) return [];
+      return meaningPairs(considered, vectors, threshold, new Set(spelling.map((s) => s.from)));
+    } catch {
+      return [];
+    }
   }
 
   /** Renames a tag; a name another tag already has merges this one into it. */

@@ -32,7 +32,7 @@ export function editDistance(a: string, b: string, max = 2): number {
 }
 
 /** The tag both should become: the more used, then the shorter, then the first alphabetically. */
-function keeper(a: TagSummary, b: TagSummary): [TagSummary, TagSummary] {
+export function keeper(a: TagSummary, b: TagSummary): [TagSummary, TagSummary] {
   const order = b.count - a.count || a.name.length - b.name.length || a.name.localeCompare(b.name);
   return order <= 0 ? [a, b] : [b, a];
 }

@@ -133,6 +133,9 @@ function TagsPanel() {
               <li key={s.from} className={`${row} text-sm`}>
                 <span className="min-w-0 flex-1 break-words">
                   #{s.from} ({byName.get(s.from)?.count}) → #{s.into} ({byName.get(s.into)?.count})
+                  <span className="ml-2 whitespace-nowrap rounded bg-white px-1.5 py-0.5 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+                    {s.why === 'meaning' ? 'same meaning' : 'spelling'}
+                  </span>
                 </span>
                 <Button
                   size="sm"

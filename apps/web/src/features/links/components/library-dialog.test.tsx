@@ -1,0 +1,47 @@
+import type { TagsResponse } from '@linkwise/contract';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../../../test/render';
+import { LibraryDialog } from './library-dialog';
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The server's answer to GET /api/tags, in the contract's wire format. */
+function serveTags(body: TagsResponse) {
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const found = url.includes('/api/tags');
+    return Promise.resolve(
+      new Response(JSON.stringify(found ? body : { data: [] }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  });
+}
+
+describe('LibraryDialog merge suggestions', () => {
+  it('says why each merge is suggested: same meaning or spelling', async () => {
+    serveTags({
+      data: [
+        { id: '1', name: 'javascript', count: 5 },
+        { id: '2', name: 'js', count: 2 },
+        { id: '3', name: 'Tutorial', count: 2 },
+        { id: '4', name: 'tutorials', count: 1 },
+      ],
+      suggestions: [
+        { from: 'tutorials', into: 'Tutorial', why: 'spelling' },
+        { from: 'js', into: 'javascript', why: 'meaning' },
+      ],
+    });
+    renderWithProviders(<LibraryDialog onClose={() => undefined} />);
+    const section = (await screen.findByText('These look like the same tag')).closest('section')!;
+    const [spelling, meaning] = within(section).getAllByRole('listitem');
+    expect(spelling!.textContent).toBe('#tutorials (1) → #Tutorial (2)spelling Merge');
+    expect(meaning!.textContent).toBe('#js (2) → #javascript (5)same meaning Merge');
+    expect(within(meaning!).getByRole('button', { name: 'Merge js into javascript' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+  });
+});
