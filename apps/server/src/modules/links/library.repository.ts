@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { tagKey, type TagSummary } from '@linkwise/contract';
 import type { DB } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { ensureTags } from './link.repository.js';
 
 /** Flags a bulk action sets on several links at once. */
 export type BulkFlags = Partial<{ is_read: 0 | 1; is_read_later: 0 | 1 }>;
@@ -89,22 +89,7 @@ export class LibraryRepository {
   async addTags(userId: string, ids: string[], names: string[], maxPerLink: number, now: number): Promise<void> {
     if (names.length === 0) return;
     const wanted = names.map((name) => ({ name, key: tagKey(name) }));
-    await this.db
-      .insertInto('tags')
-      .values(wanted.map((t) => ({ id: newId(), user_id: userId, name: t.name, name_key: t.key, created_at: now })))
-      .onConflict((oc) => oc.columns(['user_id', 'name_key']).doNothing())
-      .execute();
-    const rows = await this.db
-      .selectFrom('tags')
-      .select(['id', 'name_key'])
-      .where('user_id', '=', userId)
-      .where(
-        'name_key',
-        'in',
-        wanted.map((t) => t.key),
-      )
-      .execute();
-    const idByKey = new Map(rows.map((r) => [r.name_key, r.id]));
+    const idByKey = await ensureTags(this.db, userId, names, now);
     for (const { key } of wanted) {
       const tagId = idByKey.get(key);
       if (!tagId) continue;

@@ -2,8 +2,8 @@ import { tagKey, type EncryptedCredential } from '@linkwise/contract';
 import type { Kysely } from 'kysely';
 import type { Engine } from '../../db/database.js';
 import type { DB, NewLink } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
 import { indexInBulk } from '../search-index/search-index.js';
+import { ensureTags } from './link.repository.js';
 
 /** One link of an import batch, already mapped and checked. */
 export interface BulkLink {
@@ -97,28 +97,12 @@ export class LinkImportRepository {
   /** Creates the user's missing tags once for the whole batch, then links them in one insert per chunk. */
   async attachTags(userId: string, items: { linkId: string; tags: string[] }[], now: number): Promise<void> {
     if (items.length === 0) return;
-    const names = new Map<string, string>();
-    for (const { tags } of items) for (const t of tags) if (!names.has(tagKey(t))) names.set(tagKey(t), t);
-    const keys = [...names.keys()];
-    for (const part of chunks(keys, ROWS_PER_INSERT)) {
-      await this.db
-        .insertInto('tags')
-        .values(
-          part.map((key) => ({ id: newId(), user_id: userId, name: names.get(key)!, name_key: key, created_at: now })),
-        )
-        .onConflict((oc) => oc.columns(['user_id', 'name_key']).doNothing())
-        .execute();
-    }
-    const idByKey = new Map<string, string>();
-    for (const part of chunks(keys, 500)) {
-      const rows = await this.db
-        .selectFrom('tags')
-        .select(['id', 'name_key'])
-        .where('user_id', '=', userId)
-        .where('name_key', 'in', part)
-        .execute();
-      for (const r of rows) idByKey.set(r.name_key, r.id);
-    }
+    const idByKey = await ensureTags(
+      this.db,
+      userId,
+      items.flatMap((i) => i.tags),
+      now,
+    );
     const rows = items.flatMap(({ linkId, tags }) =>
       tags.map((t, position) => ({ link_id: linkId, tag_id: idByKey.get(tagKey(t))!, position })),
     );

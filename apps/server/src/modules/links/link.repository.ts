@@ -35,6 +35,43 @@ export interface HydratedLink {
 type LinksQuery = SelectQueryBuilder<DB, 'links', object>;
 
 /** Links, their tags and their (encrypted) credentials. The only place link SQL lives. */
+/** Rows per statement when creating or looking up many tags (well under both engines' parameter limits). */
+const TAGS_PER_STATEMENT = 500;
+
+/**
+ * Creates the user's tags among `names` that do not exist yet (matched as tags are, by key) and
+ * answers every name's tag id by key. The one way links, bulk actions and imports get tag ids.
+ */
+export async function ensureTags(
+  db: Kysely<DB>,
+  userId: string,
+  names: string[],
+  now: number,
+): Promise<Map<string, string>> {
+  const byKey = new Map<string, string>();
+  for (const name of names) if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name);
+  const keys = [...byKey.keys()];
+  const idByKey = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += TAGS_PER_STATEMENT) {
+    const part = keys.slice(i, i + TAGS_PER_STATEMENT);
+    await db
+      .insertInto('tags')
+      .values(
+        part.map((key) => ({ id: newId(), user_id: userId, name: byKey.get(key)!, name_key: key, created_at: now })),
+      )
+      .onConflict((oc) => oc.columns(['user_id', 'name_key']).doNothing())
+      .execute();
+    const rows = await db
+      .selectFrom('tags')
+      .select(['id', 'name_key'])
+      .where('user_id', '=', userId)
+      .where('name_key', 'in', part)
+      .execute();
+    for (const r of rows) idByKey.set(r.name_key, r.id);
+  }
+  return idByKey;
+}
+
 export class LinkRepository {
   constructor(
     private readonly db: Kysely<DB>,
@@ -149,22 +186,7 @@ export class LinkRepository {
     await this.db.deleteFrom('link_tags').where('link_id', '=', linkId).execute();
     if (tags.length === 0) return;
     const wanted = tags.map((name) => ({ name, key: tagKey(name) }));
-    await this.db
-      .insertInto('tags')
-      .values(wanted.map((t) => ({ id: newId(), user_id: userId, name: t.name, name_key: t.key, created_at: now })))
-      .onConflict((oc) => oc.columns(['user_id', 'name_key']).doNothing())
-      .execute();
-    const rows = await this.db
-      .selectFrom('tags')
-      .select(['id', 'name_key'])
-      .where('user_id', '=', userId)
-      .where(
-        'name_key',
-        'in',
-        wanted.map((t) => t.key),
-      )
-      .execute();
-    const idByKey = new Map(rows.map((r) => [r.name_key, r.id]));
+    const idByKey = await ensureTags(this.db, userId, tags, now);
     await this.db
       .insertInto('link_tags')
       .values(wanted.map((t, position) => ({ link_id: linkId, tag_id: idByKey.get(t.key) ?? '', position })))
