@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createApiClient } from '@linkwise/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engines } from './harness.js';
 import { finished, getImport, netscapeFile, upload } from './import-helpers.js';
-import { createTestDatabase } from './pg.js';
-import { freePort, launch, stop, until } from './processes.js';
+import { freshServer, launch, stop, until } from './processes.js';
 
 describe.each(engines())('an import whose server is SIGKILLed on %s', (engine) => {
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -15,20 +11,7 @@ describe.each(engines())('an import whose server is SIGKILLed on %s', (engine) =
   });
 
   it('resumes after a restart from its last checkpoint and creates every link exactly once', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-import-crash-'));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
-    if (pg) cleanup.push(() => pg.drop());
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
-      BILLING: 'off',
-      JOB_LOCK_TIMEOUT_SECONDS: '2',
-      ...(pg && { DATABASE_URL: pg.url }),
-    };
+    const { url, env } = await freshServer(engine, cleanup);
     let child = await launch(env, url);
     cleanup.push(() => stop(child));
     const { token } = await createApiClient({ baseUrl: url }).register({

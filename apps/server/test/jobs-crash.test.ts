@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createApiClient } from '@linkwise/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { engines } from './harness.js';
-import { createTestDatabase } from './pg.js';
-import { freePort, launch, stop, until } from './processes.js';
+import { freshServer, launch, stop, until } from './processes.js';
 
 describe.each(engines())('a server killed mid-job on %s', (engine) => {
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -37,24 +33,7 @@ describe.each(engines())('a server killed mid-job on %s', (engine) => {
     });
     const pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/article`;
 
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-crash-'));
-    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
-    if (pg) cleanup.push(() => pg.drop());
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
-      BILLING: 'off',
-      FETCH_ALLOW_PRIVATE: 'true',
-      JOB_LOCK_TIMEOUT_SECONDS: '2',
-      // Tests never reach for the public model hub.
-      MODEL_DOWNLOAD: 'false',
-      ...(pg && { DATABASE_URL: pg.url }),
-    };
-
+    const { url, env, dataDir, databaseUrl } = await freshServer(engine, cleanup, { FETCH_ALLOW_PRIVATE: 'true' });
     let child = await launch(env, url);
     cleanup.push(() => stop(child));
     const { token } = await createApiClient({ baseUrl: url }).register({
@@ -66,7 +45,7 @@ describe.each(engines())('a server killed mid-job on %s', (engine) => {
 
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
-    const database = openDatabase({ databaseUrl: pg?.url, dataDir, poolSize: 1 });
+    const database = openDatabase({ databaseUrl, dataDir, poolSize: 1 });
     cleanup.push(() => database.close());
     const orphan = await database.db.selectFrom('jobs').selectAll().executeTakeFirstOrThrow();
     expect(orphan).toMatchObject({ status: 'running', attempts: 1 });

@@ -1,8 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export { freePort } from './harness.js';
+import type { Engine } from '../src/db/database.js';
+import { freePort } from './harness.js';
+import { createTestDatabase } from './pg.js';
+
+export { freePort };
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const mainTs = path.join(root, 'apps/server/src/main.ts');
@@ -44,3 +50,29 @@ export const until = async (what: string, check: () => Promise<boolean> | boolea
   }
   throw new Error(`timed out waiting for ${what}`);
 };
+
+/**
+ * What a crash test's server needs: a fresh data folder (and PostgreSQL database), a free port and
+ * the environment to launch it with; both are removed by `cleanup`.
+ */
+export async function freshServer(
+  engine: Engine,
+  cleanup: (() => Promise<void> | void)[],
+  extra: Record<string, string> = {},
+): Promise<{ url: string; dataDir: string; databaseUrl: string | undefined; env: Record<string, string> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-crash-'));
+  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
+  if (pg) cleanup.push(() => pg.drop());
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    BILLING: 'off',
+    JOB_LOCK_TIMEOUT_SECONDS: '2',
+    ...(pg && { DATABASE_URL: pg.url }),
+    ...extra,
+  };
+  return { url: `http://127.0.0.1:${port}`, dataDir, databaseUrl: pg?.url, env };
+}
