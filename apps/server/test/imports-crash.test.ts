@@ -19,7 +19,7 @@ describe.each(engines())('an import whose server is SIGKILLed on %s', (engine) =
     });
     const api = createApiClient({ baseUrl: url, getToken: () => token });
 
-    // PostgreSQL indexes each link and tag row by trigger (bench/RESULTS.md): a smaller file, still many batches.
+    // A smaller file on PostgreSQL keeps this suite short; it is still many 500-link batches.
     const total = engine === 'sqlite' ? 20_000 : 3_000;
     const { status, body } = await upload(url, token, netscapeFile(total));
     expect(status).toBe(202);
