@@ -35,6 +35,13 @@ export async function launchChromiumWithExtension(options: { display?: string } 
   context.setDefaultTimeout(15_000);
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(worker.url()).host;
+  // On install the extension opens its welcome or options page; that can replace the first tab a
+  // test navigates. Wait for it (it comes within the 3 s health check's time) before handing over.
+  // (It may open a new tab or reuse the blank one, so the pages' addresses are polled.)
+  const welcomed = () => context.pages().some((p) => p.url().startsWith(`chrome-extension://${id}/`));
+  for (const deadline = Date.now() + 8_000; !welcomed() && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     context,
     worker,
