@@ -288,8 +288,15 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
     if (leaks.length) throw new Error(`query words found in what their target's vector sees:\n${leaks.join('\n')}`);
     const misses: { q: Query; top: string[] }[] = [];
     for (const q of queries) {
-      const top = (await rank(hybrid, q.query)).slice(0, 5);
-      if (!top.some((name) => q.relevant.includes(name))) misses.push({ q, top });
+      const found = (await hybrid.search({ query: { query: q.query, limit: 10 } })).data;
+      const top = found.slice(0, 5).map((l) => nameById.get(l.id) ?? '?');
+      // How each result was found (t: words, s: meaning) and how sure the ranking was.
+      const shown = found
+        .slice(0, 5)
+        .map((l) => `${nameById.get(l.id) ?? '?'} ${l.match_type[0]}${l.similarity.toFixed(2)}`);
+      const at = found.findIndex((l) => q.relevant.includes(nameById.get(l.id) ?? ''));
+      if (!top.some((name) => q.relevant.includes(name)))
+        misses.push({ q, top: [...shown, at >= 0 ? `(target at ${at + 1})` : '(target not in 10)'] });
     }
     // Gibberish and unrelated queries: how many answer nothing, as they should.
     let empty = { text: 0, hybrid: 0 };

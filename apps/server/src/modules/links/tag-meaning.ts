@@ -1,6 +1,6 @@
 import type { TagMergeSuggestion, TagSummary } from '@linkwise/contract';
 import type { Embedder } from '../ml/embedder.js';
-import { ALL_MINILM_L6_V2 } from '../ml/local-models.js';
+import { ALL_MINILM_L6_V2, MINILM_USE_MULTILINGUAL } from '../ml/local-models.js';
 import { USE_LITE_MODEL_ID } from '../ml/use-lite.constants.js';
 import { keeper, spellingKey } from './tag-suggestions.js';
 
@@ -15,6 +15,7 @@ export const TAG_MEANING_CAP = 500;
 export const MEANING_THRESHOLDS: Readonly<Record<string, number>> = {
   [USE_LITE_MODEL_ID]: 0.7,
   [ALL_MINILM_L6_V2.id]: 0.8,
+  [MINILM_USE_MULTILINGUAL.id]: 0.8,
 };
 
 /** What a tag's vector is made of: its words, so "machine-learning" reads as "machine learning". */

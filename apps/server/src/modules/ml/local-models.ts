@@ -6,13 +6,28 @@
  * one `scripts/provision-model.py` builds from the pinned PyPI wheel are the same bytes (the
  * conversion is deterministic for its pinned tools), and a folder that differs is never loaded.
  */
-export interface LocalModelSpec {
-  /** Stored with each vector; changing it re-embeds every link. */
-  id: string;
+/** A model's folder: where it comes from and the sha256 of each of its files. */
+export interface ModelFolderSpec {
   /** The hub repository (`<org>/<name>`), also the folder under MODELS_DIR. */
   repo: string;
   /** The hub revision the download asks for. */
   revision: string;
+  files: Record<string, string>;
+}
+
+/**
+ * A second model whose vector is appended to the first one's (decision 0015): both unit length,
+ * scaled so that the cosine of two combined vectors is `weight`·its cosine + (1 − weight)·the first's.
+ */
+export interface CompanionModelSpec extends ModelFolderSpec {
+  dimensions: number;
+  weight: number;
+}
+
+export interface LocalModelSpec extends ModelFolderSpec {
+  /** Stored with each vector; changing it re-embeds every link. */
+  id: string;
+  /** Of the stored vector (the first model's plus the companion's). */
   dimensions: number;
   pooling: 'mean' | 'cls';
   /** Tokens read per text (the model's trained window). */
@@ -23,7 +38,7 @@ export interface LocalModelSpec {
    * models (calibrated with bench/search-quality.ts, decision 0011).
    */
   calibration: { floor: number; certain: number };
-  files: Record<string, string>;
+  companion?: CompanionModelSpec;
 }
 
 export const ALL_MINILM_L6_V2: LocalModelSpec = {
@@ -43,4 +58,39 @@ export const ALL_MINILM_L6_V2: LocalModelSpec = {
   },
 };
 
-export const LOCAL_MODELS: Record<string, LocalModelSpec> = { 'all-minilm-l6-v2': ALL_MINILM_L6_V2 };
+/**
+ * Google's Universal Sentence Encoder, multilingual v3 (16 languages, one space for all of them):
+ * its int8 graph with the SentencePiece tokenizer cut off into tokenizer.json by
+ * `scripts/provision-model.py`.
+ */
+export const USE_MULTILINGUAL_3: CompanionModelSpec = {
+  repo: 'linkwise/universal-sentence-encoder-multilingual-3',
+  revision: 'main',
+  dimensions: 512,
+  weight: 0.6,
+  files: {
+    'config.json': '07d3f0b2b2544b5b8a5bdee80d6d3caae8799d5339a6622fd39bb046cde51998',
+    'onnx/model_quantized.onnx': '8f5307ec48abbbfd3397a84d8a22b13220cf05e183a7b0d5593daf56c3140ea1',
+    'tokenizer.json': '6d4136ed7d868485212291641a5b3c5939e90f02262b8ffe0a4a8f15151d088d',
+    'tokenizer_config.json': '00c0479637f77dd8ee8568479a63c0844843d4bcc6039ad8ec66ff2446cdf2fb',
+  },
+};
+
+/** all-MiniLM-L6-v2 with USE multilingual appended: English paraphrases and queries in other languages. */
+export const MINILM_USE_MULTILINGUAL: LocalModelSpec = {
+  ...ALL_MINILM_L6_V2,
+  id: 'minilm-usem3-q8',
+  dimensions: ALL_MINILM_L6_V2.dimensions + USE_MULTILINGUAL_3.dimensions,
+  calibration: { floor: 0.12, certain: 0.4 },
+  companion: USE_MULTILINGUAL_3,
+};
+
+export const LOCAL_MODELS: Record<string, LocalModelSpec> = {
+  'all-minilm-l6-v2': ALL_MINILM_L6_V2,
+  'minilm-use-multilingual': MINILM_USE_MULTILINGUAL,
+};
+
+/** Every folder a model needs: its own and its companion's. */
+export function modelFolders(spec: LocalModelSpec): ModelFolderSpec[] {
+  return spec.companion ? [spec, spec.companion] : [spec];
+}

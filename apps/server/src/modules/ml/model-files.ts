@@ -4,10 +4,10 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { LocalModelSpec } from './local-models.js';
+import { modelFolders, type LocalModelSpec, type ModelFolderSpec } from './local-models.js';
 
 /** Where a model's folder lives under MODELS_DIR: the hub's `<org>/<name>` layout. */
-export function modelFolder(modelsDir: string, spec: LocalModelSpec): string {
+export function modelFolder(modelsDir: string, spec: Pick<ModelFolderSpec, 'repo'>): string {
   return path.join(modelsDir, ...spec.repo.split('/'));
 }
 
@@ -22,6 +22,14 @@ async function sha256File(file: string): Promise<string> {
  * Reads ~25 MB; called once per start, not per request.
  */
 export async function checkModelFolder(modelsDir: string, spec: LocalModelSpec): Promise<string | null> {
+  for (const part of modelFolders(spec)) {
+    const problem = await checkFolder(modelsDir, part);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+async function checkFolder(modelsDir: string, spec: ModelFolderSpec): Promise<string | null> {
   const folder = modelFolder(modelsDir, spec);
   for (const [name, expected] of Object.entries(spec.files)) {
     const file = path.join(folder, name);
@@ -55,16 +63,19 @@ export async function downloadModel(
   onProgress: (p: DownloadProgress) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const folder = modelFolder(modelsDir, spec);
   const base = hubUrl.replace(/\/+$/, '');
   let received = 0;
   let total: number | null = 0;
-  for (const [name, expected] of Object.entries(spec.files)) {
+  const files = modelFolders(spec).flatMap((part) =>
+    Object.entries(part.files).map(([name, expected]) => ({ part, name, expected })),
+  );
+  for (const { part, name, expected } of files) {
+    const folder = modelFolder(modelsDir, part);
     const target = path.join(folder, name);
     // Unique per download: several workers may fetch the same model into a shared folder at once.
     const partial = `${target}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
     await mkdir(path.dirname(target), { recursive: true });
-    const url = `${base}/${spec.repo}/resolve/${encodeURIComponent(spec.revision)}/${name}`;
+    const url = `${base}/${part.repo}/resolve/${encodeURIComponent(part.revision)}/${name}`;
     const response = await fetch(url, { redirect: 'follow', ...(signal && { signal }) });
     if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}`);
     const length = Number(response.headers.get('content-length'));

@@ -21,7 +21,14 @@ export class TransformerEmbedder implements Embedder {
     this.modelId = spec.id;
     this.dimensions = spec.dimensions;
     this.calibration = spec.calibration;
-    this.options = { modelsDir, repo: spec.repo, pooling: spec.pooling, maxTokens: spec.maxTokens, threads };
+    this.options = {
+      modelsDir,
+      repo: spec.repo,
+      pooling: spec.pooling,
+      maxTokens: spec.maxTokens,
+      threads,
+      ...(spec.companion && { companion: { repo: spec.companion.repo, weight: spec.companion.weight } }),
+    };
   }
 
   async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {

@@ -1,4 +1,5 @@
 import { AutoModel, AutoTokenizer, env, mean_pooling, type Tensor } from '@huggingface/transformers';
+import { UseMultilingualModel } from './use-multilingual.model.js';
 
 export interface TransformerModelOptions {
   modelsDir: string;
@@ -6,6 +7,8 @@ export interface TransformerModelOptions {
   pooling: 'mean' | 'cls';
   maxTokens: number;
   threads: number;
+  /** A model whose vector is appended (decision 0015), and its share of the combined cosine. */
+  companion?: { repo: string; weight: number };
 }
 
 /**
@@ -19,6 +22,7 @@ export class TransformerModel {
     private readonly tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>,
     private readonly model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>,
     private readonly options: TransformerModelOptions,
+    private readonly companion: UseMultilingualModel | null,
   ) {}
 
   static async load(options: TransformerModelOptions): Promise<TransformerModel> {
@@ -38,7 +42,10 @@ export class TransformerModel {
         enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
       },
     });
-    return new TransformerModel(tokenizer, model, options);
+    const companion = options.companion
+      ? await UseMultilingualModel.load(options.modelsDir, options.companion.repo, options.threads)
+      : null;
+    return new TransformerModel(tokenizer, model, options, companion);
   }
 
   /**
@@ -50,11 +57,49 @@ export class TransformerModel {
     this.vocab ??= this.tokenizer.get_vocab();
     const vocab = this.vocab;
     const words = text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
-    return words.some((w) => vocab.has(w));
+    return words.some((w) => vocab.has(w) || this.companion?.knowsWord(w));
   }
 
   /** One vector per text (not yet unit length); texts must be non-empty. Unknown queries: zeros. */
   async embed(texts: string[], purpose: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
+    const companion = this.companion;
+    const share = this.options.companion?.weight ?? 0;
+    if (companion && purpose === 'query' && !texts.every((t) => this.knowsAWord(t))) return this.embedKnown(texts);
+    const own = await this.embedOwn(texts, companion ? 'document' : purpose);
+    if (!companion) return own;
+    // Both unit length, scaled by the square roots of their shares: the combined cosine is the
+    // weighted sum of the two models' cosines.
+    const theirs = await companion.embed(texts);
+    return own.map((v, i) => {
+      const other = theirs[i]!;
+      const out = new Float32Array(v.length + other.length);
+      const a = Math.sqrt(1 - share) / (Math.hypot(...v) || 1);
+      const b = Math.sqrt(share);
+      for (let k = 0; k < v.length; k++) out[k] = v[k]! * a;
+      for (let k = 0; k < other.length; k++) out[v.length + k] = other[k]! * b;
+      return out;
+    });
+  }
+
+  /** Queries the models know a word of get vectors, the others zeros (see `knowsAWord`). */
+  private async embedKnown(texts: string[]): Promise<Float32Array[]> {
+    const known = texts.map((t) => this.knowsAWord(t));
+    const vectors = known.some(Boolean)
+      ? await this.embed(
+          texts.filter((_, i) => known[i]),
+          'query',
+        )
+      : [];
+    const size = this.dimensions;
+    let next = 0;
+    return known.map((k) => (k ? vectors[next++]! : new Float32Array(size)));
+  }
+
+  private get dimensions(): number {
+    return (this.model.config as unknown as { hidden_size: number }).hidden_size + (this.companion ? 512 : 0);
+  }
+
+  private async embedOwn(texts: string[], purpose: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
     if (purpose === 'query') {
       const known = texts.map((t) => this.knowsAWord(t));
       if (!known.every(Boolean)) {
