@@ -4,7 +4,9 @@
  * boilerplate hits (a site-furniture word as or inside a tag on a page not about it), for the
  * frequency tagger (`keywordTags`) and the keyphrase tagger (`keyphraseTags`, the offline model), on
  * the server's own extraction of each page. Also the keyphrase tagger's cost: pages per second of
- * the page vector alone and of the page vector plus the tags.
+ * the page vector alone and of the page vector plus the tags. Last, the cosines of the abbreviation-shaped
+ * pairs of bench/tag-pairs.json (same meaning, different, and look-alike controls) that set
+ * ABBREVIATION_FLOOR: just above the highest pair that does not mean the same.
  *
  *   npm run bench:tags -w @linkwise/bench         (MODELS_DIR: the provisioned offline model)
  *   TAGS_SHOW=1 ...                                prints each page's tags
@@ -13,9 +15,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tagKey } from '@linkwise/contract';
-import { keyphraseTags } from '../apps/server/src/modules/analysis/keyphrases.js';
+import { ABBREVIATION_FLOOR, isAbbreviation, keyphraseTags } from '../apps/server/src/modules/analysis/keyphrases.js';
 import { keywordTags } from '../apps/server/src/modules/analysis/understanding.js';
-import { pageText } from '../apps/server/src/modules/ml/embedder.js';
+import { cosine, pageText } from '../apps/server/src/modules/ml/embedder.js';
+import { tagText } from '../apps/server/src/modules/ml/tag-vectors.js';
 import type { PageFacts } from '../apps/server/src/modules/pages/extractor.js';
 import { corpusFacts } from './lib/corpus.js';
 import { createEmbedder } from './lib/embedder.js';
@@ -87,6 +90,22 @@ for (const [i, { name, facts }] of pages.entries()) {
 }
 const tagSeconds = (performance.now() - started) / 1000;
 const old = pages.map(({ name, facts }) => ({ name, tags: keywordTags(facts, []) }));
+
+const pairs = JSON.parse(readFileSync(path.join(BENCH_DIR, 'tag-pairs.json'), 'utf8')) as Record<
+  'same' | 'different' | 'abbreviationControls',
+  [string, string][]
+>;
+const abbreviations: string[] = [];
+for (const kind of ['same', 'different', 'abbreviationControls'] as const) {
+  for (const [a, b] of pairs[kind]) {
+    const [short, long] = isAbbreviation(a, b) ? [a, b] : [b, a];
+    if (!isAbbreviation(short, long)) continue;
+    const [va, vb] = await embedder.embed([tagText(short), tagText(long)]);
+    const similarity = cosine(va!, vb!);
+    const verdict = similarity >= ABBREVIATION_FLOOR ? 'preferred' : 'not preferred';
+    abbreviations.push(`| ${kind} | ${short} / ${long} | ${similarity.toFixed(3)} | ${verdict} |`);
+  }
+}
 await embedder.close();
 
 if (process.env.TAGS_SHOW) {
@@ -104,3 +123,6 @@ console.log(
   `\npages/s, one page at a time: page vector only ${perPage(vectorSeconds)}, page vector + keyphrase tags ` +
     `${perPage(vectorSeconds + tagSeconds)} (ratio ${(vectorSeconds / (vectorSeconds + tagSeconds)).toFixed(2)})`,
 );
+console.log(`\nabbreviation-shaped pairs, ABBREVIATION_FLOOR ${ABBREVIATION_FLOOR}`);
+console.log('| pair kind | abbreviation / tag | cosine | existing tag |\n| --- | --- | --- | --- |');
+console.log(abbreviations.join('\n'));

@@ -6,7 +6,7 @@ import type { PageFacts } from '../pages/extractor.js';
 import { MAX_TAGS, mentionedTags, mergeTags, STOPWORDS } from './understanding.js';
 
 /** Phrases embedded per page: the cost of tagging is this many short texts through the model. */
-export const MAX_CANDIDATES = 24;
+export const MAX_CANDIDATES = 16;
 /** Words of the readable text read for phrases (the opening carries the topic). */
 const BODY_WORDS = 1500;
 /** Relevance to the page's vector vs how often and where the phrase occurs (bench/tag-quality.ts). */
@@ -19,7 +19,7 @@ const MIN_SCORE = 0.3;
  * An existing tag that abbreviates a proposed one (js, javascript) is preferred from this cosine:
  * these models place abbreviations just below the meaning threshold (decision 0016).
  */
-export const ABBREVIATION_FLOOR = 0.6;
+export const ABBREVIATION_FLOOR = 0.67;
 
 // Words that occur on any page but never name its topic, on top of the language's stop words.
 const GENERIC = new Set(
