@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cosine, normalize } from '../apps/server/src/modules/ml/embedder.js';
-import { meaningPairs, tagText, TAG_MEANING_CAP } from '../apps/server/src/modules/links/tag-meaning.js';
+import { meaningPairs, TAG_MEANING_CAP } from '../apps/server/src/modules/links/tag-meaning.js';
+import { tagText } from '../apps/server/src/modules/ml/tag-vectors.js';
 import { createEmbedder } from './lib/embedder.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

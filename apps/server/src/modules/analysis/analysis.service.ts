@@ -3,12 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
 import { pageText, type Embedder } from '../ml/embedder.js';
 import type { LlmPolicy, LlmProvider } from '../ml/providers/llm.js';
+import { TagVectorCache } from '../ml/tag-vectors.js';
+import { keyphraseTags } from './keyphrases.js';
 import { askWithRetries } from './llm-prompt.js';
 import { titleFromUrl, type PageFacts, type WorkerExtractor } from '../pages/extractor.js';
 import { FetchError, type PageFetcher } from '../pages/fetcher.js';
 import type { CategoryModel } from './category-model.js';
 import {
-  keywordTags,
   matchCategory,
   mergeTags,
   readLaterSuggestion,
@@ -73,6 +74,9 @@ function toAppError(error: FetchError): AppError {
  * links module applies the result (it owns the links' writes).
  */
 export class AnalysisService {
+  /** The users' existing tags' vectors, so a proposed tag can become the one that means the same. */
+  private readonly tagVectors = new TagVectorCache();
+
   constructor(private readonly deps: AnalysisDeps) {}
 
   /** Whether any user can get the LLM path (AI_PROVIDER is set). */
@@ -133,7 +137,7 @@ export class AnalysisService {
     const { category } = await this.deps.categories.classify(vector, vocabulary.categories);
     return {
       category: matchCategory(category, vocabulary.categories),
-      tags: keywordTags(facts, vocabulary.tags),
+      tags: await keyphraseTags(facts, vector, vocabulary.tags, this.deps.categories.embedder, this.tagVectors),
       isReadLater: readLaterSuggestion(facts),
       aiDescription: summarize(facts),
     };

@@ -67,7 +67,7 @@ export function matchCategory(proposed: string, userCategories: string[]): strin
 }
 
 // Keyword extraction: common words in the languages of the corpus that never make a useful tag.
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   `a about above after again against all also am an and any are as at be because been before being below between
 both but by can could did do does doing down during each even every few for from further get gets got had has have
 having he her here hers him his how however i if in into is it its itself just like made make many may me might more
@@ -102,11 +102,7 @@ export function keywordTags(facts: PageFacts, existingTags: string[]): string[] 
   const title = facts.title ?? '';
   const description = facts.description ?? '';
   const body = facts.text.split(/\s+/).slice(0, 1500).join(' ');
-  const haystack = ` ${[title, description, body].join(' ').toLocaleLowerCase('en-US')} `;
-  const mentioned = existingTags.filter((t) => {
-    const key = tagKey(t);
-    return key.length >= 2 && new RegExp(`[^\\p{L}\\p{N}]${escapeRegExp(key)}[^\\p{L}\\p{N}]`, 'u').test(haystack);
-  });
+  const mentioned = mentionedTags([title, description, body].join(' '), existingTags);
 
   const scores = new Map<string, number>();
   const spelling = new Map<string, Map<string, number>>();
@@ -153,6 +149,15 @@ export function keywordTags(facts: PageFacts, existingTags: string[]): string[] 
       : key;
   });
   return mergeTags([...mentioned, ...display], existingTags);
+}
+
+/** The user's tags that `text` contains as whole words, in the user's order. */
+export function mentionedTags(text: string, existingTags: string[]): string[] {
+  const haystack = ` ${text.toLocaleLowerCase('en-US')} `;
+  return existingTags.filter((t) => {
+    const key = tagKey(t);
+    return key.length >= 2 && new RegExp(`[^\\p{L}\\p{N}]${escapeRegExp(key)}[^\\p{L}\\p{N}]`, 'u').test(haystack);
+  });
 }
 
 function escapeRegExp(text: string): string {

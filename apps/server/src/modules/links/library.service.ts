@@ -15,7 +15,8 @@ import type { LibraryRepository } from './library.repository.js';
 import type { LinkAnalysisService } from './link-analysis.service.js';
 import type { LinkRepository } from './link.repository.js';
 import type { Embedder } from '../ml/embedder.js';
-import { meaningPairs, MEANING_THRESHOLDS, TAG_MEANING_CAP, TagVectorCache } from './tag-meaning.js';
+import { MEANING_THRESHOLDS, TagVectorCache } from '../ml/tag-vectors.js';
+import { meaningPairs, TAG_MEANING_CAP } from './tag-meaning.js';
 import { spellingSuggestions } from './tag-suggestions.js';
 
 export interface LibraryDeps {

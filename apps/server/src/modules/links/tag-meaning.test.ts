@@ -1,7 +1,8 @@
 import type { TagSummary } from '@linkwise/contract';
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../ml/embedder.js';
-import { meaningPairs, tagText, TagVectorCache } from './tag-meaning.js';
+import { tagText, TagVectorCache } from '../ml/tag-vectors.js';
+import { meaningPairs } from './tag-meaning.js';
 
 const tag = (name: string, count: number): TagSummary => ({ id: name, name, count });
 const unit = (...v: number[]) => {

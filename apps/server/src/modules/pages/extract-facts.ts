@@ -8,6 +8,7 @@ import type { PageFacts } from './extractor.js';
 /** The part of linkedom's DOM used here (the server compiles without the DOM library types). */
 interface El {
   getAttribute(name: string): string | null;
+  querySelector(selector: string): El | null;
   readonly textContent: string | null;
   remove(): void;
 }
@@ -203,9 +204,39 @@ export function extractFacts(html: string, pageUrl: string): PageFacts {
   return facts;
 }
 
+// Site furniture, removed before Readability: it keeps share bars, sign-up boxes and "related" lists
+// that sit inside the article's container, and they leaked into tags and the search text. Elements
+// and ARIA roles that are never the article, then class/id words (whole words of the name).
+const FURNITURE = [
+  'nav, footer, aside, form, button, dialog, select, iframe, [hidden], [aria-modal="true"]',
+  ...['navigation', 'banner', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search', 'menu', 'menubar'].map(
+    (role) => `[role="${role}"]`,
+  ),
+].join(', ');
+const FURNITURE_NAME =
+  /(?:^|[-_\s])(?:share|sharing|social|sharebar|cookies?|consent|gdpr|newsletters?|subscribe|subscription|signup|sign-up|login|related|recommended|popular|trending|most-read|breadcrumbs?|comments?|disqus|advert|advertisement|ads?|sponsored|promo|outbrain|taboola|paywall|modal|popup|toolbar|sr-only|visually-hidden|screen-reader-text)(?:[-_\s]|$)/i;
+
+/**
+ * Removes site furniture. An element that holds the article (or most of the page's text) stays:
+ * some sites wrap the whole page in a form, a dialog or a "page-with-sidebar" block.
+ */
+function stripFurniture(document: Doc): void {
+  const bodyLength = document.body?.textContent?.length ?? 0;
+  const holdsArticle = (el: El) =>
+    el.querySelector('article, main, [role="main"], h1') !== null || (el.textContent?.length ?? 0) > bodyLength * 0.4;
+  for (const el of document.querySelectorAll(FURNITURE)) if (!holdsArticle(el)) el.remove();
+  // Skip links ("Skip to content") jump within the page.
+  for (const el of document.querySelectorAll('a[href^="#"]')) if (/^\s*skip\b/i.test(el.textContent ?? '')) el.remove();
+  for (const el of document.querySelectorAll('[class], [id]')) {
+    const name = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+    if (FURNITURE_NAME.test(name) && !holdsArticle(el)) el.remove();
+  }
+}
+
 /** Readability's article text; the whole body when Readability finds no article. Mutates the document. */
 function readableText(document: Doc): string {
   for (const el of document.querySelectorAll('script, style, noscript, template, svg')) el.remove();
+  stripFurniture(document);
   let text: string | null | undefined;
   try {
     text = new Readability(document, { charThreshold: 200 }).parse()?.textContent;
