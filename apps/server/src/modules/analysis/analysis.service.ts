@@ -7,12 +7,12 @@ import { askWithRetries } from './llm-prompt.js';
 import { titleFromUrl, type PageFacts, type WorkerExtractor } from '../pages/extractor.js';
 import { FetchError, type PageFetcher } from '../pages/fetcher.js';
 import type { CategoryModel } from './category-model.js';
+import { extractiveSummary } from './summary.js';
 import {
   keywordTags,
   matchCategory,
   mergeTags,
   readLaterSuggestion,
-  summarize,
   type Understanding,
   type UserVocabulary,
 } from './understanding.js';
@@ -135,7 +135,7 @@ export class AnalysisService {
       category: matchCategory(category, vocabulary.categories),
       tags: keywordTags(facts, vocabulary.tags),
       isReadLater: readLaterSuggestion(facts),
-      aiDescription: summarize(facts),
+      aiDescription: await extractiveSummary(facts, vector, this.deps.categories.embedder),
     };
   }
 
