@@ -135,6 +135,8 @@ export function candidateSentence(raw: string, description = false): string | nu
     // A picture's credit before the sentence ("(Image credit: Getty Images/…) Dell has announced…").
     .replace(/\((?:image|photo|picture|credit|source)[^()]{0,120}\)\s*/giu, '')
     .replace(LEADING_DATE, '')
+    // A link's label glued to the sentence after it ("Learn More Forter, a security company…").
+    .replace(/^(?:learn|read|see) more\s+(?=\p{Lu})/iu, '')
     // A list number glued to the end ("…пересматриваешь).1.").
     .replace(/([.!?)»”])\d{1,2}\.$/u, '$1')
     .replace(/\s+/g, ' ')
@@ -149,7 +151,8 @@ export function candidateSentence(raw: string, description = false): string | nu
   if (/\p{Extended_Pictographic}/u.test(sentence) || /(?:^|\s)(?:\p{Lu}[\p{L}'’]*\s+){6}/u.test(sentence)) return null;
   // A teaser cut short ("…la gran noticia de esta primavera en...") or, in the text, a heading
   // (descriptions often lack the final stop; one cut mid-word is caught by descriptionCandidate).
-  if (/(?:\.\.\.|…)$/u.test(sentence) || (!description && !/[.!?。！？»"”’)]$/u.test(sentence))) return null;
+  if (/(?:\.\.\.|…|\[…\]|\[\.\.\.\])$/u.test(sentence) || (!description && !/[.!?。！？»"”’)]$/u.test(sentence)))
+    return null;
   // Lists of dates, prices and counters are mostly not letters.
   const letters = sentence.match(/\p{L}/gu)?.length ?? 0;
   if (letters / sentence.length < 0.6) return null;
