@@ -9,11 +9,11 @@ import { askWithRetries } from './llm-prompt.js';
 import { titleFromUrl, type PageFacts, type WorkerExtractor } from '../pages/extractor.js';
 import { FetchError, type PageFetcher } from '../pages/fetcher.js';
 import type { CategoryModel } from './category-model.js';
+import { extractiveSummary } from './summary.js';
 import {
   matchCategory,
   mergeTags,
   readLaterSuggestion,
-  summarize,
   type Understanding,
   type UserVocabulary,
 } from './understanding.js';
@@ -139,7 +139,7 @@ export class AnalysisService {
       category: matchCategory(category, vocabulary.categories),
       tags: await keyphraseTags(facts, vector, vocabulary.tags, this.deps.categories.embedder, this.tagVectors),
       isReadLater: readLaterSuggestion(facts),
-      aiDescription: summarize(facts),
+      aiDescription: await extractiveSummary(facts, vector, this.deps.categories.embedder),
     };
   }
 

@@ -7,7 +7,7 @@ export interface Understanding {
   /** At most 5, normalised, the user's existing spelling when a tag already exists. */
   tags: string[];
   isReadLater: boolean;
-  /** One or two sentences; null when the page says nothing usable. */
+  /** One or two sentences (summary.ts without an LLM); null when the page says nothing usable. */
   aiDescription: string | null;
 }
 
@@ -28,21 +28,6 @@ export const READ_LATER_WORDS = 1800;
 
 export function readLaterSuggestion(facts: PageFacts): boolean {
   return facts.text.split(/\s+/).length >= READ_LATER_WORDS;
-}
-
-/** The first one or two sentences of the description, or of the readable text, at most ~300 characters. */
-export function summarize(facts: PageFacts): string | null {
-  // Only the opening matters; bounding it keeps the sentence split cheap on very long pages.
-  const source = (facts.description && facts.description.length >= 40 ? facts.description : facts.text).slice(0, 2000);
-  if (!source) return null;
-  const sentences = source.match(/[^.!?…]+(?:[.!?…]+["”’)]?|$)/g)?.map((s) => s.trim()) ?? [];
-  let out = '';
-  for (const sentence of sentences.slice(0, 2)) {
-    if (out && out.length + sentence.length > 300) break;
-    out = out ? `${out} ${sentence}` : sentence;
-  }
-  if (out.length > 300) out = `${out.slice(0, 297).replace(/\s+\S*$/, '')}…`;
-  return out || null;
 }
 
 /** Tags are compared by key; an existing spelling wins; at most MAX_TAGS. */
