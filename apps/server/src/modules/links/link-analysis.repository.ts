@@ -51,6 +51,21 @@ export class LinkAnalysisRepository {
     };
   }
 
+  /** The category of each of the user's links in `ids` that has one, and whether the user chose it. */
+  async categoriesOf(userId: string, ids: string[]): Promise<Map<string, { category: string; confirmed: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('links')
+      .select(['id', 'category', 'category_confirmed'])
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .where('category', 'is not', null)
+      .execute();
+    return new Map(
+      rows.map((r) => [r.id, { category: r.category ?? '', confirmed: Number(r.category_confirmed) === 1 }]),
+    );
+  }
+
   /**
    * Fills empty fields in one statement, each guarded by its own "still empty" condition, so a
    * user edit that lands while the page is being analysed is never overwritten.
