@@ -180,15 +180,17 @@ describe.skipIf(!corpus || !MODELS).each(engines())("the user's history steers c
     await pages?.close();
   });
 
+  /** 1 when the user chose the link's category, 0 when the analysis filled it in. */
   const confirmed = async (id: string) =>
+    1 -
     Number(
       (
         await server.database.db
           .selectFrom('links')
-          .select('category_confirmed')
+          .select('category_by_analysis')
           .where('id', '=', id)
           .executeTakeFirstOrThrow()
-      ).category_confirmed,
+      ).category_by_analysis,
     );
 
   it('files a new page under the custom category the user filed its neighbours in', { timeout: 120_000 }, async () => {
@@ -215,10 +217,13 @@ describe.skipIf(!corpus || !MODELS).each(engines())("the user's history steers c
       'Reading list',
     );
 
-    // Editing a category confirms it; clearing it does not.
+    // Editing the category makes it the user's; so does a bulk change.
     await api.updateLink({ params: { id: fresh.id }, body: { category: 'Business' } });
     expect(await confirmed(fresh.id)).toBe(1);
-    await api.updateLink({ params: { id: fresh.id }, body: { category: null } });
-    expect(await confirmed(fresh.id)).toBe(0);
+    const again = await api.createLink({ body: { url: pages.url('techcrunch') } });
+    await settled(server, token, again.id);
+    expect(await confirmed(again.id)).toBe(0);
+    await api.bulkLinks({ body: { ids: [again.id], action: 'set-category', category: 'Reading list' } });
+    expect(await confirmed(again.id)).toBe(1);
   });
 });

@@ -56,13 +56,13 @@ export class LinkAnalysisRepository {
     if (ids.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('links')
-      .select(['id', 'category', 'category_confirmed'])
+      .select(['id', 'category', 'category_by_analysis'])
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
       .where('category', 'is not', null)
       .execute();
     return new Map(
-      rows.map((r) => [r.id, { category: r.category ?? '', confirmed: Number(r.category_confirmed) === 1 }]),
+      rows.map((r) => [r.id, { category: r.category ?? '', confirmed: Number(r.category_by_analysis) === 0 }]),
     );
   }
 
@@ -80,7 +80,10 @@ export class LinkAnalysisRepository {
         ...(e.description && {
           description: sql<string>`case when description = '' then ${e.description} else description end`,
         }),
-        ...(e.category && { category: sql<string>`coalesce(category, ${e.category})` }),
+        ...(e.category && {
+          category: sql<string>`coalesce(category, ${e.category})`,
+          category_by_analysis: sql<0 | 1>`case when category is null then 1 else category_by_analysis end`,
+        }),
         ai_description: e.aiDescription,
         ...(e.favicon && { favicon: e.favicon }),
         ...(e.faviconData && { favicon_data: e.faviconData }),

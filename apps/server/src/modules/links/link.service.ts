@@ -131,8 +131,6 @@ export class LinkService {
           description: input.description,
           ai_description: null,
           category: input.category,
-          // Written only when set: a database not yet migrated (0018) still takes saves without one.
-          ...(input.category && { category_confirmed: 1 as const }),
           notes: input.notes,
           is_read: 0,
           is_read_later: input.isReadLater ? 1 : 0,
@@ -187,10 +185,8 @@ export class LinkService {
       const found = await tx.update(actor.userId, id, {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.category !== undefined && {
-          category: patch.category,
-          category_confirmed: patch.category ? (1 as const) : (0 as const),
-        }),
+        // The user's category from now on, also when cleared (the analysis may fill it again).
+        ...(patch.category !== undefined && { category: patch.category, category_by_analysis: 0 as const }),
         ...(patch.notes !== undefined && { notes: patch.notes }),
         ...(patch.isRead !== undefined && { is_read: patch.isRead ? 1 : 0 }),
         ...(patch.isReadLater !== undefined && { is_read_later: patch.isReadLater ? 1 : 0 }),
