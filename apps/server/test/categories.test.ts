@@ -1,4 +1,3 @@
-import type { Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CategoryModel, type LabelledNeighbour } from '../src/modules/analysis/category-model.js';
 import { pagePriors } from '../src/modules/analysis/category-priors.js';
@@ -8,7 +7,7 @@ import { TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
 import { extractFacts } from '../src/modules/pages/extract-facts.js';
 import type { PageFacts } from '../src/modules/pages/extractor.js';
 import { loadCorpus, serveCorpus } from './corpus.js';
-import { engines, startServer, type TestServer } from './harness.js';
+import { engines, settled, startServer, type TestServer } from './harness.js';
 import { provisionedModels } from './models.js';
 
 const corpus = loadCorpus();
@@ -151,16 +150,6 @@ describe.skipIf(!corpus || !MODELS)('categories on corpus pages (all-MiniLM-L6-v
     expect(result.category).not.toBe('Reading list');
   });
 });
-
-async function settled(server: TestServer, token: string, id: string): Promise<Link> {
-  const api = server.api(token);
-  for (let i = 0; i < 900; i++) {
-    const link = await api.getLink({ params: { id } });
-    if (link.analysisStatus !== 'pending') return link;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('analysis did not finish');
-}
 
 describe.skipIf(!corpus || !MODELS).each(engines())("the user's history steers categories on %s", (engine) => {
   let server: TestServer;
