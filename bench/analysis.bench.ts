@@ -26,9 +26,12 @@ import { percentile } from './lib/stats.js';
 import { BENCH_MODELS_DIR } from './lib/embedder.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
-const { labels, heldout } = JSON.parse(readFileSync(path.join(BENCH_DIR, 'category-labels.json'), 'utf8')) as {
+const { labels, heldout, heldout2 } = JSON.parse(
+  readFileSync(path.join(BENCH_DIR, 'category-labels.json'), 'utf8'),
+) as {
   labels: Record<string, string>;
   heldout: Record<string, string>;
+  heldout2: Record<string, string>;
 };
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite').split(',').map((e) => e.trim()) as Engine[];
 const corpus = loadCorpus();
@@ -92,6 +95,8 @@ async function runEngine(engine: Engine): Promise<string[]> {
     const wrong = labelled.filter(([name, label]) => answers.get(name)?.category !== label);
     const held = Object.entries(heldout);
     const heldWrong = held.filter(([name, label]) => answers.get(name)?.category !== label);
+    const held2 = Object.entries(heldout2);
+    const held2Wrong = held2.filter(([name, label]) => answers.get(name)?.category !== label);
     const loadAfterDialog = loadavg()[0]!;
 
     // (2) Background enrichment of 88 new links while the event loop is watched.
@@ -137,6 +142,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
       `| links whose analysis failed | ${failed.length} |`,
       `| category accuracy on ${labelled.length} hand-labelled pages (offline; anchors were revised on these) | ${labelled.length - wrong.length}/${labelled.length} (${((1 - wrong.length / labelled.length) * 100).toFixed(1)} %) |`,
       `| category accuracy on ${held.length} held-out labelled pages (offline) | ${held.length - heldWrong.length}/${held.length} (${((1 - heldWrong.length / held.length) * 100).toFixed(1)} %) |`,
+      `| category accuracy on the ${held2.length} pages of the second held-out set (offline) | ${held2.length - held2Wrong.length}/${held2.length} (${((1 - held2Wrong.length / held2.length) * 100).toFixed(1)} %) |`,
       '',
       'Title disagreements: ' +
         (titleMisses.map(({ page, link }) => `${page.name} (“${link.title}” vs “${page.expected.title}”)`).join('; ') ||

@@ -60,6 +60,7 @@ import { SearchRepository } from './modules/search/search.repository.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
 import { VectorCache } from './modules/search/vector-index.js';
+import { NearestLinks } from './modules/search/nearest-links.js';
 import { VaultRepository } from './modules/vault/vault.repository.js';
 import { vaultRoutes } from './modules/vault/vault.routes.js';
 import { VaultService } from './modules/vault/vault.service.js';
@@ -248,6 +249,7 @@ export async function buildApp({
     if (runJobs)
       void reembed.queue().catch((error: unknown) => app.log.error({ err: error }, 'could not queue re-embedding'));
   });
+  const nearestLinks = new NearestLinks(new SearchRepository(db, database.engine), vectors);
   const linkAnalysis = new LinkAnalysisService({
     links,
     analyses: new LinkAnalysisRepository(db),
@@ -264,6 +266,8 @@ export async function buildApp({
     subscriptions,
     queue,
     fetchIcon: (url) => fetcher.fetchIcon(url),
+    // The user's history for categories: the search's per-user vector matrix, shared with search.
+    nearestLinks: (userId, model, vector, k, except) => nearestLinks.nearest(userId, model, vector, k, except),
     vectorMissing: () => reembed.queue(),
     billingMode: config.BILLING,
     clock,

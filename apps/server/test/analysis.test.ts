@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Messages, type Link } from '@linkwise/contract';
+import { Messages } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, serveCorpus } from './corpus.js';
 const ANALYZE_LINK_JOB = 'analyze-link';
-import { engines, failure, startServer, type TestServer } from './harness.js';
+import { engines, failure, settled, startServer, type TestServer } from './harness.js';
 
 const corpus = loadCorpus();
 
@@ -20,16 +20,6 @@ async function serveExtras(): Promise<{ base: string; server: Server }> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-async function settled(server: TestServer, token: string, id: string): Promise<Link> {
-  const api = server.api(token);
-  for (let i = 0; i < 600; i++) {
-    const link = await api.getLink({ params: { id } });
-    if (link.analysisStatus !== 'pending') return link;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('analysis did not finish');
 }
 
 describe.skipIf(!corpus).each(engines())('link analysis on %s', (engine) => {

@@ -180,6 +180,17 @@ export async function failure(call: Promise<unknown>): Promise<ApiError> {
   throw new Error('expected the request to fail');
 }
 
+/** The link once its analysis has finished (done or failed); a minute and a half at most. */
+export async function settled(server: TestServer, token: string, id: string): Promise<Link> {
+  const api = server.api(token);
+  for (let i = 0; i < 900; i++) {
+    const link = await api.getLink({ params: { id } });
+    if (link.analysisStatus !== 'pending') return link;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('analysis did not finish');
+}
+
 /** Saves links one second apart, so creation order is the order given. */
 export async function seed(server: TestServer, api: ApiClient, links: LinkCreateInput[]): Promise<Link[]> {
   const saved: Link[] = [];

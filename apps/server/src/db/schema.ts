@@ -78,6 +78,8 @@ export interface LinksTable {
   description: string;
   ai_description: string | null;
   category: string | null;
+  /** 1 while the category is the one the analysis filled in, until the user sets one; migration 0018. */
+  category_by_analysis: Generated<Flag>;
   notes: string;
   is_read: Flag;
   is_read_later: Flag;

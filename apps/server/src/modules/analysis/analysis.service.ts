@@ -8,7 +8,7 @@ import { keyphraseTags } from './keyphrases.js';
 import { askWithRetries } from './llm-prompt.js';
 import { titleFromUrl, type PageFacts, type WorkerExtractor } from '../pages/extractor.js';
 import { FetchError, type PageFetcher } from '../pages/fetcher.js';
-import type { CategoryModel } from './category-model.js';
+import type { CategoryModel, LabelledNeighbour } from './category-model.js';
 import { extractiveSummary } from './summary.js';
 import {
   matchCategory,
@@ -35,6 +35,8 @@ export interface AnalysisDeps {
 export interface AnalysisFor {
   vocabulary: UserVocabulary;
   useLlm: boolean;
+  /** The user's nearest categorised links to a page vector of `model` (their history), when available. */
+  neighbours?: (vector: Float32Array, model: string) => Promise<LabelledNeighbour[]>;
 }
 
 /** The pipeline's result for one URL. */
@@ -90,7 +92,7 @@ export class AnalysisService {
   }
 
   /** Runs the pipeline for a URL on behalf of a user (their vocabulary, their plan's provider). */
-  async analyze(url: string, { vocabulary, useLlm }: AnalysisFor): Promise<PageAnalysis> {
+  async analyze(url: string, { vocabulary, useLlm, neighbours }: AnalysisFor): Promise<PageAnalysis> {
     const fetched = await this.deps.fetcher.fetch(url);
     const html = fetched.html !== null;
     const facts =
@@ -98,7 +100,8 @@ export class AnalysisService {
     const embedText = pageText(facts.title, facts.description, facts.text);
     const [vector] = await this.deps.categories.embedder.embed([embedText]);
     if (!vector) throw new Error('the embedder returned no vector');
-    const local = await this.understandLocally(facts, vector, vocabulary);
+    const history = await this.history(vector, neighbours);
+    const local = await this.understandLocally(facts, vector, vocabulary, history);
     const understanding = useLlm && html ? await this.understandWithLlm(url, facts, vocabulary, local) : local;
     return { facts, understanding, embedText, vector, html };
   }
@@ -129,12 +132,34 @@ export class AnalysisService {
     }
   }
 
+  /**
+   * The user's history for the category: their links' vectors are the search model's, so only when
+   * that is the category model too (the offline model without a remote one). A failure to read it
+   * costs the history, never the analysis.
+   */
+  private async history(vector: Float32Array, neighbours: AnalysisFor['neighbours']): Promise<LabelledNeighbour[]> {
+    const { embedder, categories } = this.deps;
+    if (!neighbours || embedder.modelId !== categories.embedder.modelId || vector.length !== embedder.dimensions) {
+      return [];
+    }
+    try {
+      return await neighbours(vector, embedder.modelId);
+    } catch (error) {
+      this.deps.log.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        "could not read the user's nearest links; categorising without them",
+      );
+      return [];
+    }
+  }
+
   private async understandLocally(
     facts: PageFacts,
     vector: Float32Array,
     vocabulary: UserVocabulary,
+    neighbours: LabelledNeighbour[],
   ): Promise<Understanding> {
-    const { category } = await this.deps.categories.classify(vector, vocabulary.categories);
+    const { category } = await this.deps.categories.classify(vector, vocabulary.categories, { facts, neighbours });
     return {
       category: matchCategory(category, vocabulary.categories),
       tags: await keyphraseTags(facts, vector, vocabulary.tags, this.deps.categories.embedder, this.tagVectors),

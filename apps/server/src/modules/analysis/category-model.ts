@@ -1,11 +1,35 @@
-import type { DEFAULT_CATEGORIES } from '@linkwise/contract';
-import { cosine, type Embedder } from '../ml/embedder.js';
+import { cosine, DEFAULT_CALIBRATION, type Embedder } from '../ml/embedder.js';
+import type { PageFacts } from '../pages/extractor.js';
+import { pagePriors, type DefaultCategory, type PriorStrength } from './category-priors.js';
+
+/**
+ * What each default category holds, in a sentence: zero-shot from descriptions. Measured against the
+ * anchors (decision 0015) they lose on every label set, alone or mixed in, so their weight is 0; they
+ * stay for the benchmark that measures them and for a model that reads them better.
+ */
+export const CATEGORY_DESCRIPTIONS: Record<DefaultCategory, string> = {
+  Development:
+    'Development: software development and programming: source code, libraries, frameworks, APIs, developer tools and engineering practice.',
+  Design:
+    'Design: graphic, visual, product and user-interface design: typography, colour, layouts, illustration and design tools.',
+  Marketing: 'Marketing: advertising, brands, social media, SEO, content and email marketing, audiences and campaigns.',
+  Research: 'Research: scientific and academic research: studies, papers, experiments, data and findings.',
+  News: 'News: current events, politics, government, courts, crime and local or world news reports.',
+  Recipes: 'Recipes: cooking, ingredients and dishes to make at home: recipes, baking, meals and food.',
+  Tutorials: 'Tutorials: step-by-step guides, how-tos, lessons and courses that teach how to do or build something.',
+  Business: 'Business: companies, startups, funding, investors, markets, finance, management, jobs and the workplace.',
+  Entertainment: 'Entertainment: movies, TV, music, celebrities, video games, sports, podcasts and pop culture.',
+  Education: 'Education: schools, universities, students, teachers, learning, degrees and reference knowledge.',
+  Technology:
+    "Technology: gadgets, devices, computers, hardware, the internet, AI, cloud, cybersecurity and tech companies' products.",
+};
 
 /**
  * Short anchor phrases per default category (ARCHITECTURE §4 used 4–5; more phrases cover more of
- * what a category means, measured in bench/RESULTS.md), scored by the mean of the top-2 cosines. `Other` has none: it is what a page gets when no category is close enough.
+ * what a category means), scored by the mean of the top-2 cosines. `Other` has none: it is what a
+ * page gets when no category is close enough.
  */
-export const CATEGORY_ANCHORS: Record<Exclude<(typeof DEFAULT_CATEGORIES)[number], 'Other'>, string[]> = {
+export const CATEGORY_ANCHORS: Record<DefaultCategory, string[]> = {
   Development: [
     'software development and programming',
     'source code repository and open-source library',
@@ -113,22 +137,72 @@ export const CATEGORY_ANCHORS: Record<Exclude<(typeof DEFAULT_CATEGORIES)[number
   ],
 };
 
-/** Below this score no category fits and the page is `Other`. */
-const MIN_SCORE = 0.15;
-/** The user's own categories win ties: reuse beats sprawl. */
-const OWN_CATEGORY_BONUS = 0.05;
+/**
+ * How the evidence is weighed (decision 0015, measured with bench/experiments/category-vectors.ts on
+ * the labelled pages only). Scores are in cosine units: what a page's words say, plus what the page
+ * says about itself, plus the user's history.
+ */
+export interface CategoryWeights {
+  /** Share of the description's cosine in a default category's word score; the rest is its anchors'. */
+  description: number;
+  /** Added to a category a page's self-description points to. */
+  prior: Record<PriorStrength, number>;
+  /** Added to a default category at most by the user's history (two certain confirmed neighbours reach it). */
+  history: number;
+  /**
+   * The same for a category the user created: it has no phrases saying what it holds, only its name,
+   * so what the user files there is most of its meaning.
+   */
+  ownHistory: number;
+  /** A neighbour whose category the analysis chose and the user never touched counts this much (confirmed: 1). */
+  unconfirmed: number;
+  /** The user's own categories win ties: reuse beats sprawl. */
+  ownBonus: number;
+  /** Below this fused score no category fits and the page is `Other`. */
+  minScore: number;
+}
+
+export const CATEGORY_WEIGHTS: CategoryWeights = {
+  description: 0,
+  prior: { strong: 0.15, moderate: 0.06, weak: 0.02 },
+  history: 0.1,
+  ownHistory: 0.4,
+  unconfirmed: 0.3,
+  ownBonus: 0.05,
+  minScore: 0.15,
+};
+
+/** One of the user's links near the page: its category, its cosine, and whether the user chose that category. */
+export interface LabelledNeighbour {
+  category: string;
+  cosine: number;
+  confirmed: boolean;
+}
+
+/** What classification may use beside the page's vector. */
+export interface CategoryEvidence {
+  /** What the page says about its own kind (and its address, for the site). */
+  facts?: Pick<PageFacts, 'url' | 'ogType' | 'schemaTypes' | 'section'>;
+  /** The user's nearest categorised links, in the page vector's model. */
+  neighbours?: readonly LabelledNeighbour[];
+}
 
 interface Anchored {
   name: string;
   own: boolean;
   vectors: Float32Array[];
+  description?: Float32Array;
 }
 
+const key = (name: string) => name.toLocaleLowerCase('en-US');
+
 /**
- * Nearest category by anchor phrases, over the defaults plus the user's own categories. The anchors
- * and MIN_SCORE were tuned on USE-lite and hold on the offline transformer (decision 0011): build it
- * on the offline model even when a remote model makes the search vectors, and classify a page
- * vector of `embedder`'s model.
+ * The category of a page vector, from three kinds of evidence fused into one score per category:
+ * its words (cosine to each category's description and anchor phrases; the user's own categories by
+ * their names), what the page says about itself (schema.org type, `og:type`, section, site), and the
+ * user's history (their nearest links' categories, confirmed ones counting fully). Built on the
+ * offline model even when a remote model makes the search vectors; classifies a page vector of
+ * `embedder`'s model.
  */
 export class CategoryModel {
   private defaults: Promise<Anchored[]> | undefined;
@@ -136,7 +210,10 @@ export class CategoryModel {
   /** The model the cached anchors were embedded with: the offline model may switch while running. */
   private anchorsModel: string | undefined;
 
-  constructor(readonly embedder: Embedder) {}
+  constructor(
+    readonly embedder: Embedder,
+    private readonly weights: CategoryWeights = CATEGORY_WEIGHTS,
+  ) {}
 
   private defaultAnchors(): Promise<Anchored[]> {
     if (this.anchorsModel !== this.embedder.modelId) {
@@ -145,13 +222,20 @@ export class CategoryModel {
       this.own.clear();
     }
     this.defaults ??= (async () => {
-      const entries = Object.entries(CATEGORY_ANCHORS);
-      const vectors = await this.embedder.embed(entries.flatMap(([, phrases]) => phrases));
+      const entries = Object.entries(CATEGORY_ANCHORS) as [DefaultCategory, string[]][];
+      // Descriptions are embedded only when they take part (measured: they do not, decision 0015).
+      const described = this.weights.description > 0;
+      const texts = entries.flatMap(([name, phrases]) => [
+        ...(described ? [CATEGORY_DESCRIPTIONS[name]] : []),
+        ...phrases,
+      ]);
+      const vectors = await this.embedder.embed(texts);
       let at = 0;
       return entries.map(([name, phrases]) => {
+        const description = described ? vectors[at++] : undefined;
         const slice = vectors.slice(at, at + phrases.length);
         at += phrases.length;
-        return { name, own: false, vectors: slice };
+        return { name, own: false, vectors: slice, ...(description && { description }) };
       });
     })().catch((error: unknown) => {
       this.defaults = undefined; // a failed embedding is not an answer: the next call tries again
@@ -173,25 +257,75 @@ export class CategoryModel {
     return cached;
   }
 
-  async classify(page: Float32Array, userCategories: string[]): Promise<{ category: string; score: number }> {
+  /** Each candidate's fused score, best first (the benchmark reads the runners-up). */
+  async scores(
+    page: Float32Array,
+    userCategories: string[],
+    evidence: CategoryEvidence = {},
+  ): Promise<{ category: string; score: number }[]> {
+    const w = this.weights;
     const defaults = await this.defaultAnchors();
-    const known = new Set(defaults.map((d) => d.name.toLocaleLowerCase('en-US')));
+    const known = new Set(defaults.map((d) => key(d.name)));
+    const neighbours = evidence.neighbours ?? [];
+    // A neighbour's category takes part even when it is not among the user's most used ones.
+    const names = [...userCategories, ...neighbours.map((n) => n.category)];
+    const ownNames = [...new Map(names.map((c) => [key(c), c])).values()]
+      .filter((c) => !known.has(key(c)) && key(c) !== 'other')
+      .slice(0, 200);
     const own = await Promise.all(
-      userCategories
-        .filter((c) => !known.has(c.toLocaleLowerCase('en-US')) && c.toLocaleLowerCase('en-US') !== 'other')
-        .slice(0, 200)
-        .map(async (name) => ({ name, own: true, vectors: await this.ownAnchors(name) })),
+      ownNames.map(async (name) => ({ name, own: true, vectors: await this.ownAnchors(name) })),
     );
-    const ownKeys = new Set(userCategories.map((c) => c.toLocaleLowerCase('en-US')));
-    let best = { category: 'Other', score: -Infinity };
-    for (const anchored of [...defaults, ...own]) {
+    const ownKeys = new Set(userCategories.map(key));
+    const candidates: Anchored[] = [...defaults, ...own];
+    const priors = evidence.facts
+      ? pagePriors(
+          evidence.facts,
+          candidates.map((c) => c.name),
+        )
+      : [];
+    const history = this.history(neighbours);
+    const out: { category: string; score: number }[] = [];
+    for (const anchored of candidates) {
       // A page vector of another model (embedded just before a switch) cannot be compared.
       if (anchored.vectors[0] && anchored.vectors[0].length !== page.length) continue;
       const top = anchored.vectors.map((v) => cosine(page, v)).sort((a, b) => b - a);
-      let score = ((top[0] ?? 0) + (top[1] ?? top[0] ?? 0)) / 2;
-      if (anchored.own || ownKeys.has(anchored.name.toLocaleLowerCase('en-US'))) score += OWN_CATEGORY_BONUS;
-      if (score > best.score) best = { category: anchored.name, score };
+      const anchors = ((top[0] ?? 0) + (top[1] ?? top[0] ?? 0)) / 2;
+      let score = anchored.description
+        ? w.description * cosine(page, anchored.description) + (1 - w.description) * anchors
+        : anchors;
+      const k = key(anchored.name);
+      if (anchored.own || ownKeys.has(k)) score += w.ownBonus;
+      for (const prior of priors) if (key(prior.category) === k) score += w.prior[prior.strength];
+      score += (anchored.own ? w.ownHistory : w.history) * (history.get(k) ?? 0);
+      out.push({ category: anchored.name, score });
     }
-    return best.score < MIN_SCORE ? { category: 'Other', score: best.score } : best;
+    return out.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * Per category, the user's history in [0, 1]: each neighbour's cosine rescaled by the model's
+   * calibration (0 at its noise floor, 1 when certain), weighted by whether the user chose the
+   * category, summed, and capped where two certain confirmed neighbours agree.
+   */
+  private history(neighbours: readonly LabelledNeighbour[]): Map<string, number> {
+    const { floor, certain } = this.embedder.calibration ?? DEFAULT_CALIBRATION;
+    const votes = new Map<string, number>();
+    for (const n of neighbours) {
+      const closeness = Math.min(1, Math.max(0, (n.cosine - floor) / (certain - floor)));
+      const vote = closeness * (n.confirmed ? 1 : this.weights.unconfirmed);
+      if (vote > 0) votes.set(key(n.category), (votes.get(key(n.category)) ?? 0) + vote);
+    }
+    for (const [k, v] of votes) votes.set(k, Math.min(1, v / 2));
+    return votes;
+  }
+
+  async classify(
+    page: Float32Array,
+    userCategories: string[],
+    evidence: CategoryEvidence = {},
+  ): Promise<{ category: string; score: number }> {
+    const [best] = await this.scores(page, userCategories, evidence);
+    if (!best) return { category: 'Other', score: -Infinity };
+    return best.score < this.weights.minScore ? { category: 'Other', score: best.score } : best;
   }
 }

@@ -44,7 +44,7 @@ export class LibraryRepository {
     for (let i = 0; i < ids.length; i += 500) {
       await this.db
         .updateTable('links')
-        .set({ category, updated_at: now })
+        .set({ category, category_by_analysis: 0, updated_at: now })
         .where('user_id', '=', userId)
         .where('id', 'in', ids.slice(i, i + 500))
         .execute();

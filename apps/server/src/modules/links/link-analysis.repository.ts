@@ -51,6 +51,21 @@ export class LinkAnalysisRepository {
     };
   }
 
+  /** The category of each of the user's links in `ids` that has one, and whether the user chose it. */
+  async categoriesOf(userId: string, ids: string[]): Promise<Map<string, { category: string; confirmed: boolean }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('links')
+      .select(['id', 'category', 'category_by_analysis'])
+      .where('user_id', '=', userId)
+      .where('id', 'in', ids)
+      .where('category', 'is not', null)
+      .execute();
+    return new Map(
+      rows.map((r) => [r.id, { category: r.category ?? '', confirmed: Number(r.category_by_analysis) === 0 }]),
+    );
+  }
+
   /**
    * Fills empty fields in one statement, each guarded by its own "still empty" condition, so a
    * user edit that lands while the page is being analysed is never overwritten.
@@ -65,7 +80,10 @@ export class LinkAnalysisRepository {
         ...(e.description && {
           description: sql<string>`case when description = '' then ${e.description} else description end`,
         }),
-        ...(e.category && { category: sql<string>`coalesce(category, ${e.category})` }),
+        ...(e.category && {
+          category: sql<string>`coalesce(category, ${e.category})`,
+          category_by_analysis: sql<0 | 1>`case when category is null then 1 else category_by_analysis end`,
+        }),
         ai_description: e.aiDescription,
         ...(e.favicon && { favicon: e.favicon }),
         ...(e.faviconData && { favicon_data: e.faviconData }),

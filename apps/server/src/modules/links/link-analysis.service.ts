@@ -5,7 +5,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { Actor } from '../../platform/actor.js';
 import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import { Priority } from '../../platform/jobs/job.js';
-import type { AnalysisService } from '../analysis/analysis.service.js';
+import type { AnalysisFor, AnalysisService } from '../analysis/analysis.service.js';
+import type { LabelledNeighbour } from '../analysis/category-model.js';
 import { effectiveSubscription, llmAnalysisFor, type BillingMode } from '../billing/entitlements.js';
 import type { SubscriptionRepository } from '../billing/subscription.repository.js';
 import { FetchError } from '../pages/fetcher.js';
@@ -21,6 +22,9 @@ export function failureOf(error: unknown): AnalysisFailure {
     : { reason: 'error', status: null };
 }
 
+/** Neighbours the category model reads: enough to outvote one odd link, few enough to stay about this page. */
+export const HISTORY_NEIGHBOURS = 10;
+
 /** A link's analysis job has one dedupe key: asking again while one waits adds nothing. */
 export const analyzeDedupeKey = (linkId: string): string => `analyze-link:${linkId}`;
 
@@ -33,6 +37,17 @@ export interface LinkAnalysisDeps {
   queue: JobQueue;
   /** The site's icon as a `data:` URL (the page fetcher's `fetchIcon`), null when it has none. */
   fetchIcon: (url: string) => Promise<string | null>;
+  /**
+   * The user's links nearest to a vector of `model` (the search module's per-user matrix), for the
+   * category model's history; absent, categories go without it.
+   */
+  nearestLinks?: (
+    userId: string,
+    model: string,
+    vector: Float32Array,
+    k: number,
+    except?: string,
+  ) => Promise<{ id: string; cosine: number }[]>;
   /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
   vectorMissing: () => Promise<unknown>;
   billingMode: BillingMode;
@@ -54,13 +69,42 @@ export class LinkAnalysisService {
     return llmAnalysisFor(effectiveSubscription(row, this.deps.clock.now()), this.deps.billingMode, true);
   }
 
+  /** Who an analysis is for: their vocabulary, their plan's provider, their categorised links as history. */
+  private async analysisFor(
+    userId: string,
+    subscription?: Actor['subscription'],
+    linkId?: string,
+  ): Promise<AnalysisFor> {
+    return {
+      vocabulary: await this.deps.analyses.vocabulary(userId),
+      useLlm: await this.llmFor(userId, subscription),
+      neighbours: (vector, model) => this.history(userId, vector, model, linkId),
+    };
+  }
+
+  /** The user's nearest links that have a category (the link being analysed left out: it is not its own history). */
+  private async history(
+    userId: string,
+    vector: Float32Array,
+    model: string,
+    except?: string,
+  ): Promise<LabelledNeighbour[]> {
+    const { nearestLinks, analyses } = this.deps;
+    if (!nearestLinks) return [];
+    const near = await nearestLinks(userId, model, vector, HISTORY_NEIGHBOURS, except);
+    const categories = await analyses.categoriesOf(
+      userId,
+      near.map((n) => n.id),
+    );
+    return near.flatMap((n) => {
+      const labelled = categories.get(n.id);
+      return labelled ? [{ ...labelled, cosine: n.cosine }] : [];
+    });
+  }
+
   /** `POST /api/links/analyze`: proposals for the add dialog; nothing is stored. */
   async analyzeForDialog(actor: Actor, url: string): Promise<AnalyzeResponse> {
-    const vocabulary = await this.deps.analyses.vocabulary(actor.userId);
-    return this.deps.analysis.forDialog(url, {
-      vocabulary,
-      useLlm: await this.llmFor(actor.userId, actor.subscription),
-    });
+    return this.deps.analysis.forDialog(url, await this.analysisFor(actor.userId, actor.subscription));
   }
 
   /**
@@ -71,10 +115,7 @@ export class LinkAnalysisService {
     const { links, analyses, embeddings, analysis } = this.deps;
     const link = await links.findOwned(userId, linkId);
     if (!link) return; // deleted meanwhile: nothing to do
-    const result = await analysis.analyze(link.url, {
-      vocabulary: await analyses.vocabulary(userId),
-      useLlm: await this.llmFor(userId),
-    });
+    const result = await analysis.analyze(link.url, await this.analysisFor(userId, undefined, linkId));
     const { facts, understanding } = result;
     const vector = await analysis.searchVector(result, linkId);
     const faviconData = facts.favicon ? await this.icon(facts.favicon) : null;

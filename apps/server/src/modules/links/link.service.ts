@@ -185,7 +185,8 @@ export class LinkService {
       const found = await tx.update(actor.userId, id, {
         ...(patch.title !== undefined && { title: patch.title }),
         ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.category !== undefined && { category: patch.category }),
+        // The user's category from now on, also when cleared (the analysis may fill it again).
+        ...(patch.category !== undefined && { category: patch.category, category_by_analysis: 0 as const }),
         ...(patch.notes !== undefined && { notes: patch.notes }),
         ...(patch.isRead !== undefined && { is_read: patch.isRead ? 1 : 0 }),
         ...(patch.isReadLater !== undefined && { is_read_later: patch.isReadLater ? 1 : 0 }),

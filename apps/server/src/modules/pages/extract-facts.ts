@@ -154,6 +154,55 @@ const LANG: Rule[] = [
   ld('inLanguage'),
 ];
 
+/** At most `max` distinct values, each condensed and at most 80 characters, in order of appearance. */
+function distinct(values: Iterable<string | null | undefined>, max: number): string[] {
+  const out = new Map<string, string>();
+  for (const value of values) {
+    const text = condense(value)?.slice(0, 80);
+    if (text && !out.has(text.toLowerCase())) out.set(text.toLowerCase(), text);
+    if (out.size >= max) break;
+  }
+  return [...out.values()];
+}
+
+/**
+ * `Recipe`, `schema:Recipe` or `https://schema.org/Recipe` → `Recipe`; null for another vocabulary's
+ * type (a microdata `itemtype` can be any address) or a value that is not a type name.
+ */
+function schemaName(type: string, ld: boolean): string | null {
+  const match = /^(?:(?:https?:\/\/)?(?:www\.)?schema\.org\/|schema:)?([A-Z][A-Za-z]{1,60})$/.exec(type.trim());
+  if (!match) return null;
+  return ld || match[0] !== match[1] ? match[1]! : null;
+}
+
+/** The schema.org types a page declares: JSON-LD `@type`s and microdata `itemtype`s. */
+function schemaTypes(doc: Doc, nodes: LdNode[]): string[] {
+  const types: (string | null)[] = [];
+  for (const node of nodes) {
+    const type = node['@type'];
+    for (const t of Array.isArray(type) ? type : [type]) if (typeof t === 'string') types.push(schemaName(t, true));
+  }
+  for (const el of doc.querySelectorAll('[itemtype]')) {
+    for (const t of (el.getAttribute('itemtype') ?? '').split(/\s+/)) types.push(schemaName(t, false));
+  }
+  return distinct(types, 20);
+}
+
+/** Comma-separated keyword lists (`keywords`, `news_keywords`) and one `article:tag` per tag. */
+function keywords(doc: Doc): string[] {
+  const values: string[] = [];
+  for (const el of doc.querySelectorAll('meta[name="keywords"], meta[name="news_keywords"]')) {
+    values.push(...(el.getAttribute('content') ?? '').split(','));
+  }
+  for (const el of doc.querySelectorAll('meta[property="article:tag"]')) values.push(el.getAttribute('content') ?? '');
+  return distinct(values, 20);
+}
+
+const SECTION: Rule[] = [
+  (d) => meta(d, 'meta[property="article:section"], meta[name="article:section"]'),
+  ld('articleSection'),
+];
+
 function absolute(value: string | null, base: string): string | null {
   if (!value) return null;
   try {
@@ -199,6 +248,10 @@ export function extractFacts(html: string, pageUrl: string): PageFacts {
     author: pick(AUTHOR)?.replace(/^by\s+/i, '') ?? null,
     date: isoDate(pick(DATE)),
     text: '',
+    ogType: meta(document, 'meta[property="og:type"]')?.toLowerCase() ?? null,
+    schemaTypes: schemaTypes(document, nodes),
+    section: pick(SECTION)?.slice(0, 80) ?? null,
+    keywords: keywords(document),
   };
   facts.text = readableText(document);
   return facts;

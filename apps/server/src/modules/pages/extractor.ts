@@ -15,6 +15,16 @@ export interface PageFacts {
   date: string | null;
   /** Readable text of the main content (Readability), whitespace condensed. */
   text: string;
+  // What the page says about its own kind. Optional: facts built before these existed, or from a URL
+  // alone, have none.
+  /** `og:type` as written, lower case (`article`, `video.movie`, `product`). */
+  ogType?: string | null;
+  /** schema.org types of its JSON-LD nodes and microdata items, without the vocabulary prefix (`Recipe`). */
+  schemaTypes?: string[];
+  /** `article:section` (or JSON-LD `articleSection`): the publisher's section, e.g. `Business`. */
+  section?: string | null;
+  /** `keywords` / `article:tag` meta values, at most 20. */
+  keywords?: string[];
 }
 
 /** A readable title from the URL alone: the last path segment (PDF, image, plain text) or the host. */

@@ -1,0 +1,162 @@
+import type { DEFAULT_CATEGORIES } from '@linkwise/contract';
+import type { PageFacts } from '../pages/extractor.js';
+
+/** A default category other than `Other` (the answer when nothing fits). */
+export type DefaultCategory = Exclude<(typeof DEFAULT_CATEGORIES)[number], 'Other'>;
+
+/** How much a page's own statement about its kind counts, in the category score's units (cosines). */
+export type PriorStrength = 'strong' | 'moderate' | 'weak';
+
+/**
+ * schema.org types that say what a page is, whatever its words. Strong: the type is the category
+ * (a Recipe is a recipe). Weak: most pages of the type belong to the category, many do not
+ * (NewsArticle marks business and technology reporting too). Types that say nothing about the topic
+ * (Article, WebPage, Organization, BreadcrumbList…) are absent.
+ */
+export const SCHEMA_TYPE_PRIORS: Readonly<Record<string, [DefaultCategory, PriorStrength]>> = {
+  Recipe: ['Recipes', 'strong'],
+  ScholarlyArticle: ['Research', 'strong'],
+  MedicalScholarlyArticle: ['Research', 'strong'],
+  Dataset: ['Research', 'weak'],
+  SoftwareSourceCode: ['Development', 'strong'],
+  APIReference: ['Development', 'strong'],
+  TechArticle: ['Tutorials', 'moderate'],
+  HowTo: ['Tutorials', 'strong'],
+  Course: ['Education', 'strong'],
+  EducationalOrganization: ['Education', 'moderate'],
+  Movie: ['Entertainment', 'strong'],
+  TVSeries: ['Entertainment', 'strong'],
+  TVEpisode: ['Entertainment', 'strong'],
+  MusicRecording: ['Entertainment', 'strong'],
+  MusicAlbum: ['Entertainment', 'strong'],
+  MusicGroup: ['Entertainment', 'strong'],
+  VideoGame: ['Entertainment', 'strong'],
+  PodcastEpisode: ['Entertainment', 'moderate'],
+  PodcastSeries: ['Entertainment', 'moderate'],
+  VideoObject: ['Entertainment', 'weak'],
+  NewsArticle: ['News', 'weak'],
+  ReportageNewsArticle: ['News', 'weak'],
+};
+
+/** `og:type` values of the Open Graph protocol that name a kind of page. */
+export const OG_TYPE_PRIORS: Readonly<Record<string, [DefaultCategory, PriorStrength]>> = {
+  'video.movie': ['Entertainment', 'strong'],
+  'video.episode': ['Entertainment', 'strong'],
+  'video.tv_show': ['Entertainment', 'strong'],
+  'video.other': ['Entertainment', 'weak'],
+  'music.song': ['Entertainment', 'strong'],
+  'music.album': ['Entertainment', 'strong'],
+  'music.playlist': ['Entertainment', 'moderate'],
+  'music.radio_station': ['Entertainment', 'moderate'],
+};
+
+/**
+ * Sites whose every page is one kind of thing, so the address alone says it (a repository on GitHub
+ * is development whatever its README is about). General sites (news, Wikipedia, YouTube, Medium)
+ * carry any topic and are absent: there the page's words decide.
+ */
+export const SITE_PRIORS: Readonly<Record<string, DefaultCategory>> = {
+  'github.com': 'Development',
+  'gitlab.com': 'Development',
+  'bitbucket.org': 'Development',
+  'codeberg.org': 'Development',
+  'stackoverflow.com': 'Development',
+  'npmjs.com': 'Development',
+  'pypi.org': 'Development',
+  'crates.io': 'Development',
+  'pkg.go.dev': 'Development',
+  'developer.mozilla.org': 'Development',
+  'arxiv.org': 'Research',
+  'biorxiv.org': 'Research',
+  'medrxiv.org': 'Research',
+  'pubmed.ncbi.nlm.nih.gov': 'Research',
+  'semanticscholar.org': 'Research',
+  'researchgate.net': 'Research',
+  'doi.org': 'Research',
+  'dribbble.com': 'Design',
+  'behance.net': 'Design',
+  'allrecipes.com': 'Recipes',
+  'smittenkitchen.com': 'Recipes',
+  'seriouseats.com': 'Recipes',
+  'bbcgoodfood.com': 'Recipes',
+  'epicurious.com': 'Recipes',
+  'food52.com': 'Recipes',
+  'imdb.com': 'Entertainment',
+  'letterboxd.com': 'Entertainment',
+  'twitch.tv': 'Entertainment',
+  'open.spotify.com': 'Entertainment',
+  'coursera.org': 'Education',
+  'edx.org': 'Education',
+  'khanacademy.org': 'Education',
+};
+
+/** A publisher's section name that is another name of a default category. */
+const SECTION_SYNONYMS: Readonly<Record<string, DefaultCategory>> = {
+  tech: 'Technology',
+  science: 'Research',
+  politics: 'News',
+  'world news': 'News',
+  'us news': 'News',
+  celebrities: 'Entertainment',
+  movies: 'Entertainment',
+  music: 'Entertainment',
+  sports: 'Entertainment',
+  food: 'Recipes',
+  recipes: 'Recipes',
+  programming: 'Development',
+  'software development': 'Development',
+  'how to': 'Tutorials',
+  'how-to': 'Tutorials',
+};
+
+/** One prior: the category a page's self-description points to, how strongly, and why. */
+export interface Prior {
+  category: string;
+  strength: PriorStrength;
+  why: string;
+}
+
+/** The site's host without `www.`, and its parent domains (`en.m.example.org` → also `example.org`). */
+function hosts(url: string | null): string[] {
+  if (!url) return [];
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return [];
+  }
+  const parts = host.split('.');
+  return parts.slice(0, -1).map((_, i) => parts.slice(i).join('.'));
+}
+
+/**
+ * What a page says about its own kind, as priors: its schema.org types, `og:type`, the publisher's
+ * section (when it names one of `categories`) and the site. One prior per category: the strongest.
+ */
+export function pagePriors(
+  facts: Pick<PageFacts, 'url' | 'ogType' | 'schemaTypes' | 'section'>,
+  categories: readonly string[],
+): Prior[] {
+  const found: Prior[] = [];
+  for (const type of facts.schemaTypes ?? []) {
+    const prior = SCHEMA_TYPE_PRIORS[type];
+    if (prior) found.push({ category: prior[0], strength: prior[1], why: `schema.org ${type}` });
+  }
+  const og = facts.ogType ? OG_TYPE_PRIORS[facts.ogType] : undefined;
+  if (og) found.push({ category: og[0], strength: og[1], why: `og:type ${facts.ogType}` });
+  const site = hosts(facts.url).find((h) => SITE_PRIORS[h]);
+  if (site) found.push({ category: SITE_PRIORS[site]!, strength: 'strong', why: `site ${site}` });
+  const section = facts.section?.toLocaleLowerCase('en-US').replace(/&amp;/g, '&').trim();
+  if (section) {
+    const named = categories.find((c) => c.toLocaleLowerCase('en-US') === section) ?? SECTION_SYNONYMS[section];
+    if (named) found.push({ category: named, strength: 'moderate', why: `section ${facts.section}` });
+  }
+  const order: PriorStrength[] = ['strong', 'moderate', 'weak'];
+  const best = new Map<string, Prior>();
+  for (const prior of found) {
+    const key = prior.category.toLocaleLowerCase('en-US');
+    const had = best.get(key);
+    if (!had || order.indexOf(prior.strength) < order.indexOf(had.strength)) best.set(key, prior);
+  }
+  return [...best.values()];
+}

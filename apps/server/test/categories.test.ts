@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CategoryModel, type LabelledNeighbour } from '../src/modules/analysis/category-model.js';
+import { pagePriors } from '../src/modules/analysis/category-priors.js';
+import { cosine, pageText, type Embedder } from '../src/modules/ml/embedder.js';
+import { ALL_MINILM_L6_V2 } from '../src/modules/ml/local-models.js';
+import { TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
+import { extractFacts } from '../src/modules/pages/extract-facts.js';
+import type { PageFacts } from '../src/modules/pages/extractor.js';
+import { loadCorpus, serveCorpus } from './corpus.js';
+import { engines, settled, startServer, type TestServer } from './harness.js';
+import { provisionedModels } from './models.js';
+
+const corpus = loadCorpus();
+const MODELS = provisionedModels();
+const facts = new Map((corpus ?? []).map((p) => [p.name, extractFacts(p.html.toString('utf8'), p.expected.sourceUrl)]));
+const factsOf = (name: string): PageFacts => facts.get(name)!;
+
+describe.skipIf(!corpus)('what a page says about itself', () => {
+  it('reads og:type, schema.org types (JSON-LD and microdata), the section and keywords of corpus pages', () => {
+    expect(factsOf('github')).toMatchObject({ ogType: 'object', schemaTypes: ['SoftwareSourceCode'] });
+    expect(factsOf('bbc')).toMatchObject({ section: 'Business', schemaTypes: ['ReportageNewsArticle'] });
+    expect(factsOf('vimeo').ogType).toBe('video.other');
+    expect(factsOf('vimeo').schemaTypes).toContain('VideoObject');
+    expect(factsOf('teslahunt')).toMatchObject({ ogType: 'product' });
+    expect(factsOf('teslahunt').schemaTypes).toContain('Car');
+    expect(factsOf('bloomberg').keywords).toEqual(expect.arrayContaining(['Startups', 'Small Business']));
+    // Its itemtype is a Wikipedia address, not a schema.org type: no type is made up from it.
+    expect(factsOf('wikipedia').schemaTypes).toEqual([]);
+    expect(factsOf('smitten-kitchen')).toMatchObject({ ogType: null, schemaTypes: [], section: null });
+  });
+
+  it('reads a recipe page: @graph, type arrays, schema: prefixes, microdata and articleSection', () => {
+    const html = `<html><head><title>Raita</title>
+      <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+        {"@type":"WebPage","name":"Raita"},{"@type":["Recipe","schema:HowTo"],"name":"Raita","articleSection":"Sides"}]}</script>
+      <script type="application/ld+json">{ broken </script></head>
+      <body><div itemscope itemtype="http://schema.org/NutritionInformation"></div><p>Grate the cucumber.</p></body></html>`;
+    const recipe = extractFacts(html, 'https://cook.example/raita');
+    expect(recipe.schemaTypes).toEqual(['WebPage', 'Recipe', 'HowTo', 'NutritionInformation']);
+    expect(recipe.section).toBe('Sides');
+    expect(pagePriors(recipe, [])).toEqual(
+      expect.arrayContaining([{ category: 'Recipes', strength: 'strong', why: 'schema.org Recipe' }]),
+    );
+  });
+
+  it('turns strong signals and known sites into priors, a NewsArticle only weakly', () => {
+    expect(pagePriors(factsOf('github'), [])).toEqual([
+      { category: 'Development', strength: 'strong', why: 'schema.org SoftwareSourceCode' },
+    ]);
+    expect(pagePriors({ url: 'https://arxiv.org/abs/1706.03762' }, [])).toEqual([
+      { category: 'Research', strength: 'strong', why: 'site arxiv.org' },
+    ]);
+    expect(pagePriors(factsOf('bbc'), ['Business'])).toEqual([
+      { category: 'News', strength: 'weak', why: 'schema.org ReportageNewsArticle' },
+      { category: 'Business', strength: 'moderate', why: 'section Business' },
+    ]);
+    // Facts stored before these fields existed have none: no prior, no failure.
+    expect(pagePriors({ url: null }, [])).toEqual([]);
+  });
+});
+
+describe.skipIf(!corpus || !MODELS)('categories on corpus pages (all-MiniLM-L6-v2)', () => {
+  let embedder: Embedder;
+  let model: CategoryModel;
+  const vectors = new Map<string, Float32Array>();
+  const vectorOf = async (name: string) => {
+    let v = vectors.get(name);
+    if (!v) {
+      const f = factsOf(name);
+      [v] = await embedder.embed([pageText(f.title, f.description, f.text)]);
+      vectors.set(name, v!);
+    }
+    return v!;
+  };
+  /** A user's history: these pages filed under their categories (confirmed), nearest first. */
+  const history = async (name: string, filed: Record<string, string>): Promise<LabelledNeighbour[]> => {
+    const page = await vectorOf(name);
+    const near = await Promise.all(
+      Object.entries(filed).map(async ([n, category]) => ({
+        category,
+        cosine: cosine(page, await vectorOf(n)),
+        confirmed: true,
+      })),
+    );
+    return near.sort((a, b) => b.cosine - a.cosine).slice(0, 10);
+  };
+
+  beforeAll(() => {
+    embedder = new TransformerEmbedder(ALL_MINILM_L6_V2, MODELS!, 1);
+    model = new CategoryModel(embedder);
+  });
+  afterAll(() => embedder.close());
+
+  it('puts clear pages in their default category', { timeout: 60_000 }, async () => {
+    const expected: Record<string, string> = {
+      github: 'Development',
+      'smitten-kitchen': 'Recipes',
+      nbcnews: 'News',
+      anandtech: 'Technology',
+      postplanner: 'Marketing',
+      'jewish-business-news': 'Business',
+      hola: 'Entertainment',
+      wired: 'Research',
+    };
+    const got: Record<string, string> = {};
+    for (const name of Object.keys(expected)) {
+      got[name] = (await model.classify(await vectorOf(name), [], { facts: factsOf(name) })).category;
+    }
+    expect(got).toEqual(expected);
+  });
+
+  it('follows a strong self-description over weak words', { timeout: 60_000 }, async () => {
+    const [vector] = await embedder.embed(['Cucumber raita. Grate, salt, squeeze and stir.']);
+    const plain = await model.scores(vector!, [], {});
+    const typed = await model.scores(vector!, [], { facts: { url: null, schemaTypes: ['Recipe'] } });
+    const score = (s: typeof plain, c: string) => s.find((x) => x.category === c)!.score;
+    expect(score(typed, 'Recipes') - score(plain, 'Recipes')).toBeCloseTo(0.15, 5);
+    expect(typed[0]!.category).toBe('Recipes');
+  });
+
+  it("files new pages like the user's history: a category of their own whose name says nothing", async () => {
+    // The user filed three hiring articles under "Reading list"; two more hiring articles arrive.
+    const filed = { 'economic-times': 'Reading list', forbes: 'Reading list', fortune: 'Reading list' };
+    for (const name of ['pr-newswire', 'techcrunch']) {
+      const without = await model.classify(await vectorOf(name), ['Reading list'], { facts: factsOf(name) });
+      expect(without.category).not.toBe('Reading list');
+      const withHistory = await model.classify(await vectorOf(name), ['Reading list'], {
+        facts: factsOf(name),
+        neighbours: await history(name, filed),
+      });
+      expect(withHistory.category).toBe('Reading list');
+    }
+    // Unrelated pages do not follow them there.
+    for (const name of ['smitten-kitchen', 'mashable', 'github']) {
+      const result = await model.classify(await vectorOf(name), ['Reading list'], {
+        facts: factsOf(name),
+        neighbours: await history(name, filed),
+      });
+      expect(result.category).not.toBe('Reading list');
+    }
+  });
+
+  it('counts neighbours the user never confirmed less', async () => {
+    const filed = { 'economic-times': 'Reading list', forbes: 'Reading list', fortune: 'Reading list' };
+    const neighbours = (await history('pr-newswire', filed)).map((n) => ({ ...n, confirmed: false }));
+    const result = await model.classify(await vectorOf('pr-newswire'), ['Reading list'], {
+      facts: factsOf('pr-newswire'),
+      neighbours,
+    });
+    expect(result.category).not.toBe('Reading list');
+  });
+});
+
+describe.skipIf(!corpus || !MODELS).each(engines())("the user's history steers categories on %s", (engine) => {
+  let server: TestServer;
+  let pages: Awaited<ReturnType<typeof serveCorpus>>;
+
+  beforeAll(async () => {
+    pages = await serveCorpus(corpus ?? []);
+    server = await startServer(engine, {
+      FETCH_ALLOW_PRIVATE: 'true',
+      JOBS_ENABLED: 'true',
+      BILLING: 'off',
+      MODELS_DIR: MODELS!,
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await pages?.close();
+  });
+
+  /** 1 when the user chose the link's category, 0 when the analysis filled it in. */
+  const confirmed = async (id: string) =>
+    1 -
+    Number(
+      (
+        await server.database.db
+          .selectFrom('links')
+          .select('category_by_analysis')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).category_by_analysis,
+    );
+
+  it('files a new page under the custom category the user filed its neighbours in', { timeout: 120_000 }, async () => {
+    const { api, token } = await server.signUp();
+    // A page saved with no category gets the analysis's, unconfirmed.
+    const control = await api.createLink({ body: { url: pages.url('pr-newswire') } });
+    expect((await settled(server, token, control.id)).category).not.toBe('Reading list');
+    expect(await confirmed(control.id)).toBe(0);
+    await api.deleteLink({ params: { id: control.id } });
+
+    for (const name of ['economic-times', 'forbes', 'fortune']) {
+      const link = await api.createLink({ body: { url: pages.url(name), category: 'Reading list' } });
+      expect((await settled(server, token, link.id)).category).toBe('Reading list');
+      expect(await confirmed(link.id)).toBe(1);
+    }
+    const fresh = await api.createLink({ body: { url: pages.url('pr-newswire') } });
+    expect((await settled(server, token, fresh.id)).category).toBe('Reading list');
+    expect(await confirmed(fresh.id)).toBe(0);
+    // The add dialog proposes it too.
+    expect((await api.analyzeLink({ body: { url: pages.url('techcrunch') } })).data.category).toBe('Reading list');
+    // Another user's history is not this user's.
+    const other = await server.signUp('other');
+    expect((await other.api.analyzeLink({ body: { url: pages.url('techcrunch') } })).data.category).not.toBe(
+      'Reading list',
+    );
+
+    // Editing the category makes it the user's; so does a bulk change.
+    await api.updateLink({ params: { id: fresh.id }, body: { category: 'Business' } });
+    expect(await confirmed(fresh.id)).toBe(1);
+    const again = await api.createLink({ body: { url: pages.url('techcrunch') } });
+    await settled(server, token, again.id);
+    expect(await confirmed(again.id)).toBe(0);
+    await api.bulkLinks({ body: { ids: [again.id], action: 'set-category', category: 'Reading list' } });
+    expect(await confirmed(again.id)).toBe(1);
+  });
+});
