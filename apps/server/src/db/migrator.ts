@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-imports.js';
 import * as m0015 from './migrations/0015-billing-customers.js';
 import * as m0016 from './migrations/0016-library.js';
 import * as m0017 from './migrations/0017-bulk-index.js';
+import * as m0018 from './migrations/0018-model-roles.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -39,6 +40,7 @@ const migrations: Record<string, EngineMigration> = {
   '0015-billing-customers': m0015,
   '0016-library': m0016,
   '0017-bulk-index': m0017,
+  '0018-model-roles': m0018,
 };
 
 /** Every migration's name, oldest first. */
