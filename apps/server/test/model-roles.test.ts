@@ -232,7 +232,7 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MINILM]));
       expect(await searchState()).toEqual({ target: MINILM, target_rank: 1, active: MINILM });
       await until('a worker with the model to be ready', async () =>
-        (await liveWorkers()).some((w) => JSON.parse(w.models)[0] === MINILM),
+        (await liveWorkers()).some((w) => (JSON.parse(w.models) as string[])[0] === MINILM),
       );
       const [fiddle] = await search('string instrument accessories');
       expect([fiddle?.title, fiddle?.match_type]).toEqual(['Choosing a violin bow', 'semantic']);

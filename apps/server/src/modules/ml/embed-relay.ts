@@ -263,7 +263,7 @@ export class EmbedRelay {
         group.forEach((i, k) => (out[i] = all.slice(k * dims, (k + 1) * dims)));
       }),
     );
-    if (purpose === 'query') texts.forEach((t, i) => this.queries.set(key(t), out[i]!));
+    if (purpose === 'query') texts.forEach((t, i) => this.queries.set(key(t), out[i]));
     return out;
   }
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { EmbedRelay, RelayEmbedder, type RelayedModel } from './embed-relay.js';
+import { RelayEmbedder, type EmbedRelay, type RelayedModel } from './embed-relay.js';
 import { DEFAULT_CALIBRATION, WorkerEmbedder, type Calibration, type EmbedPurpose, type Embedder } from './embedder.js';
 import { catalogModel } from './model-catalog.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';

@@ -132,7 +132,7 @@ export class SearchService {
   private async byText(actor: Actor, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
     const { search, billing, embedder, queryModels } = this.deps;
     const hybrid = embedder !== null && searchModeFor(billing.subscriptionOf(actor), billing.mode) === 'hybrid';
-    const models = !hybrid ? [] : queryModels ? await queryModels() : [embedder!];
+    const models = !hybrid ? [] : queryModels ? await queryModels() : [embedder];
     // Each model's vectors with a query vector of that model, rescaled by its own calibration: during
     // a re-embedding run a link has a vector of either model, and every link stays found by meaning.
     const perModel = await Promise.all(
@@ -154,7 +154,7 @@ export class SearchService {
             ? queryVector.then((q) =>
                 this.nearest(vectors, q, cutoff, calibration).map((hit) => ({ ...hit, calibration })),
               )
-            : [],
+            : Promise.resolve([]),
         ),
       ),
     ]);
