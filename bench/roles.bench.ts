@@ -4,7 +4,8 @@
  *
  *   npm run bench:roles -w @linkwise/bench                 # ~7 min; builds first if sources changed
  *   BENCH_ORDER=all,split,split,all npm run bench:roles -w @linkwise/bench     # ABBA order (~9 min)
- *   BENCH_PARTS=throughput|memory|imports …               # one part only (comma-separated)
+ *   BENCH_PARTS=throughput|memory|imports|query …         # one part only (comma-separated)
+ *   BENCH_ENTRIES=built …                                  # memory of the built output only (default source,built)
  *
  * Real server processes (from the TypeScript sources through tsx, and for memory also the built
  * output `npm start` runs) on copies of one seeded PostgreSQL database: one user with BENCH_LINKS
@@ -15,6 +16,10 @@
  * /api/health, /api/links?limit=24 and /api/search (fixed queries) in turn. Memory: VmRSS of each
  * role idle and after its first model use (also with smaller V8 semi-spaces), and of a bare Node
  * process importing the server's packages with one group left out (what that group costs).
+ * Query vectors (`query`): BENCH_QUERIES distinct queries embedded by a built worker through the
+ * relay an `api` process uses (LISTEN/NOTIFY round trip), alternating with the same model in this
+ * process's worker thread (what `ROLE=all` does); p50/p99 of each and the largest difference between
+ * the two vectors of a query.
  * Results: bench/.tmp/roles-last-run.md and .json (copied by hand into bench/RESULTS.md).
  */
 import { spawnSync } from 'node:child_process';
@@ -30,14 +35,15 @@ import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import { vectorBytes } from '../apps/server/src/modules/embeddings/vector-bytes.js';
-import { pageText, WorkerEmbedder } from '../apps/server/src/modules/ml/embedder.js';
+import { EmbedRelay } from '../apps/server/src/modules/ml/embed-relay.js';
+import { pageText } from '../apps/server/src/modules/ml/embedder.js';
 import { CORPUS_DIR, corpusFacts } from './lib/corpus.js';
 import { FROM_SOURCES, startServerProcess } from './lib/child-server.js';
 import { PG_ADMIN_URL } from './lib/postgres.js';
 import { mulberry32 } from './lib/random.js';
 import { seed, type BenchUser } from './lib/seed.js';
 import { cleanUpOnSignals, cleanupAll, owe, using } from './lib/cleanup.js';
-import { BENCH_MODELS_DIR } from './lib/embedder.js';
+import { BENCH_MODELS_DIR, createEmbedder } from './lib/embedder.js';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
@@ -77,7 +83,14 @@ const ORDER: Kind[] = (process.env.BENCH_ORDER ?? 'all,split').split(',').map((k
   return kind;
 });
 /** Which parts run (all by default): the throughput scenarios, the memory steps, the import probe. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'throughput,memory,imports').split(',').map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'throughput,memory,imports,query').split(',').map((p) => p.trim()));
+const ENTRY_LIST = (process.env.BENCH_ENTRIES ?? 'source,built').split(',').map((e) => {
+  const entry = e.trim();
+  if (entry !== 'source' && entry !== 'built')
+    throw new Error(`BENCH_ENTRIES: unknown entry "${entry}" (source, built)`);
+  return entry;
+});
+const QUERY_COUNT = Math.round(num('BENCH_QUERIES', 300));
 /** /proc reports CPU time in clock ticks of USER_HZ, 100 a second on Linux. */
 const TICKS = 100;
 const QUERIES = ['kubernetes', 'react performance', 'postgres indexes', 'error handling', 'docker caching'];
@@ -127,7 +140,7 @@ interface Seeded {
   seconds: number;
 }
 
-/** Real USE-lite vectors of the corpus pages (so query vectors land near some of them). */
+/** Real vectors of the corpus pages, of the model the servers run (so query vectors land near some of them). */
 async function corpusVectors(): Promise<{
   modelId: string;
   dims: number;
@@ -136,7 +149,7 @@ async function corpusVectors(): Promise<{
   const texts = corpusFacts()
     .map(({ facts }) => ({ embed: pageText(facts.title, facts.description, facts.text), text: facts.text }))
     .filter((p) => p.text.length > 0);
-  const embedder = new WorkerEmbedder();
+  const embedder = await createEmbedder();
   try {
     const vectors = await embedder.embed(texts.map((t) => t.embed));
     return {
@@ -594,12 +607,14 @@ async function memoryPhase(entry: Entry, seeded: Seeded, pageUrl: (n: number) =>
       await fewRequests(api!.url);
       await read(api!, 'after health, config and 5 list requests');
       await withProcesses({ roles: ['worker'], entry, databaseUrl: split.url }, async ([worker]) => {
-        await read(worker!, 'started');
+        await read(worker!, 'started (model loaded: it warms up before it embeds for api processes)');
         await analyseOne(api!.url, split.url);
         await read(worker!, 'after analysing one link (extraction and model loaded)');
+        // The api's query is embedded by the worker (decision 0018): the api loads vectors, no model.
+        for (const q of QUERIES) await get(`${api!.url}${searchPath(q)}`, auth);
+        await read(api!, `after ${QUERIES.length} hybrid searches (vectors loaded, queries embedded by the worker)`);
+        await read(worker!, `after embedding ${QUERIES.length} queries for the api`);
       });
-      await get(`${api!.url}${searchPath(QUERIES[0]!)}`, auth);
-      await read(api!, 'after one hybrid search (query model and vectors loaded)');
     }),
   );
   const all = await copyDatabase(`${entry}_mem_all`);
@@ -713,6 +728,7 @@ function report(
   scenarios: ScenarioResult[],
   memory: MemoryRow[],
   imports: ImportRow[],
+  query?: QueryResult,
 ): string {
   const out: string[] = [`# Process roles run ${meta.date}`, ''];
   for (const [k, v] of Object.entries(meta)) out.push(`- ${k}: ${v}`);
@@ -795,7 +811,99 @@ function report(
       );
     }
   }
+  if (query) {
+    out.push(
+      '',
+      `## Query vectors: ${query.model}, ${query.count} distinct queries, one at a time, alternating`,
+      '',
+      '| where the query is embedded | p50 ms | p99 ms | mean ms |',
+      '| --- | ---: | ---: | ---: |',
+      `| a built worker, through the relay (\`ROLE=api\`) | ${f2(query.relay.p50)} | ${f2(query.relay.p99)} | ${f2(query.relay.mean)} |`,
+      `| this process's worker thread (\`ROLE=all\`) | ${f2(query.local.p50)} | ${f2(query.local.p99)} | ${f2(query.local.mean)} |`,
+      '',
+      `Relay / in-process: p50 ${f2(query.relay.p50 / query.local.p50)}×, p99 ${f2(query.relay.p99 / query.local.p99)}×. ` +
+        `Largest difference between a query's two vectors: ${query.maxDiff.toExponential(1)}.`,
+    );
+  }
   return out.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query vectors: through a worker (the api role) against in-process.
+
+interface Timing {
+  p50: number;
+  p99: number;
+  mean: number;
+}
+interface QueryResult {
+  model: string;
+  count: number;
+  relay: Timing;
+  local: Timing;
+  maxDiff: number;
+}
+
+const timing = (ms: number[]): Timing => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return {
+    p50: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+    p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN,
+    mean: ms.reduce((a, b) => a + b, 0) / ms.length,
+  };
+};
+
+async function queryLatency(): Promise<QueryResult> {
+  log('query vectors: relay vs in-process');
+  const copy = await copyDatabase('query');
+  return using(copy.drop, () =>
+    withProcesses({ roles: ['worker'], entry: 'built', databaseUrl: copy.url }, async () => {
+      const database = openDatabase({ databaseUrl: copy.url, dataDir: WORK, poolSize: 2 });
+      const relay = new EmbedRelay(database, { now: Date.now, queryTimeoutMs: 10_000, documentTimeoutMs: 10_000 });
+      const local = await createEmbedder();
+      try {
+        for (let i = 0; i < 300 && (await relay.live()).length === 0; i++) await sleep(200);
+        const next = mulberry32(SEED + 2);
+        const words = QUERIES.join(' ').split(' ');
+        // Distinct texts: the relay's cache of recent query vectors never answers.
+        const texts = Array.from(
+          { length: QUERY_COUNT + 20 },
+          (_, i) => [0, 1, 2].map(() => words[Math.floor(next() * words.length)]).join(' ') + ` ${i}`,
+        );
+        const relayMs: number[] = [];
+        const localMs: number[] = [];
+        let maxDiff = 0;
+        for (const [i, text] of texts.entries()) {
+          let t = performance.now();
+          const [a] = await relay.embed(local.modelId, [text], 'query', local.dimensions);
+          const r = performance.now() - t;
+          t = performance.now();
+          const [b] = await local.embed([text], 'query');
+          const l = performance.now() - t;
+          // The first 20 warm both paths up.
+          if (i < 20) continue;
+          relayMs.push(r);
+          localMs.push(l);
+          for (let k = 0; k < a!.length; k++) maxDiff = Math.max(maxDiff, Math.abs(a![k]! - b![k]!));
+        }
+        const result = {
+          model: local.modelId,
+          count: QUERY_COUNT,
+          relay: timing(relayMs),
+          local: timing(localMs),
+          maxDiff,
+        };
+        log(
+          `  relay p50 ${f2(result.relay.p50)} ms p99 ${f2(result.relay.p99)} ms; in-process p50 ${f2(result.local.p50)} ms p99 ${f2(result.local.p99)} ms`,
+        );
+        return result;
+      } finally {
+        await local.close();
+        await relay.close();
+        await database.close();
+      }
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -820,11 +928,12 @@ async function main(): Promise<void> {
     scenarios.push(await runScenario(kind, i + 1, seeded, pages.url));
   }
   const memory: MemoryRow[] = [];
-  for (const entry of PARTS.has('memory') ? (['source', 'built'] as const) : []) {
+  for (const entry of PARTS.has('memory') ? ENTRY_LIST : []) {
     log(`memory, ${entry}`);
     memory.push(...(await memoryPhase(entry, seeded, pages.url)));
   }
   const imports = PARTS.has('imports') ? importProbe() : [];
+  const query = PARTS.has('query') ? await queryLatency() : undefined;
   const served = pages.served();
   await cleanupAll(log);
   // The servers' logs stay after a failure (WORK), for reading.
@@ -839,10 +948,13 @@ async function main(): Promise<void> {
     'corpus pages served': String(served),
     duration: `${((performance.now() - started) / 1000).toFixed(0)} s`,
   };
-  const markdown = report(meta, seeded, scenarios, memory, imports);
+  const markdown = report(meta, seeded, scenarios, memory, imports, query);
   mkdirSync(TMP, { recursive: true });
   writeFileSync(path.join(TMP, 'roles-last-run.md'), markdown);
-  writeFileSync(path.join(TMP, 'roles-last-run.json'), JSON.stringify({ meta, scenarios, memory, imports }, null, 2));
+  writeFileSync(
+    path.join(TMP, 'roles-last-run.json'),
+    JSON.stringify({ meta, scenarios, memory, imports, query }, null, 2),
+  );
   console.log(markdown);
   log(`done in ${meta.duration}; report in bench/.tmp/roles-last-run.md`);
 }

@@ -42,7 +42,8 @@ import { extensionRoutes } from './modules/extension/extension.routes.js';
 import { EmbeddingRepository } from './modules/embeddings/embedding.repository.js';
 import { reembedLinksJob, reembedLinksSpec } from './modules/embeddings/reembed-links.job.js';
 import { ReembedRepository } from './modules/embeddings/reembed.repository.js';
-import { ReembedService } from './modules/embeddings/reembed.service.js';
+import { ReembedService, type ReembedTarget } from './modules/embeddings/reembed.service.js';
+import { SearchModels } from './modules/embeddings/search-models.js';
 import { LinkAnalysisRepository } from './modules/links/link-analysis.repository.js';
 import { linkAnalysisRoutes } from './modules/links/link-analysis.routes.js';
 import { LinkAnalysisService } from './modules/links/link-analysis.service.js';
@@ -52,7 +53,9 @@ import { libraryRoutes } from './modules/links/library.routes.js';
 import { LibraryService } from './modules/links/library.service.js';
 import { LinkRepository } from './modules/links/link.repository.js';
 import { LinkService } from './modules/links/link.service.js';
+import { EmbedRelay, EmbedRelayWorker } from './modules/ml/embed-relay.js';
 import { buildModels } from './modules/ml/ml.module.js';
+import { modelRank, NOT_OFFLINE } from './modules/ml/model-catalog.js';
 import type { Embedder } from './modules/ml/embedder.js';
 import { WorkerExtractor } from './modules/pages/extractor.js';
 import { PageFetcher } from './modules/pages/fetcher.js';
@@ -173,11 +176,44 @@ export async function buildApp({
   });
 
   const { db } = database;
+  // The deployment's search model, shared by every process (decision 0018).
+  const searchModels = new SearchModels(db, () => clock.now());
+  // An `api` process loads no model: workers embed its queries, tags and dialog pages (decision 0018).
+  const relay =
+    config.ROLE === 'api'
+      ? new EmbedRelay(database, {
+          now: () => clock.now(),
+          queryTimeoutMs: config.QUERY_EMBED_TIMEOUT_MS,
+          documentTimeoutMs: config.AI_TIMEOUT_SECONDS * 1000,
+        })
+      : undefined;
   const models = await buildModels(config, chosen, {
     observe: metrics && ((...timing) => metrics.inferred(...timing)),
     log: app.log,
     download: runJobs,
+    relay: relay && { relay, searchModel: () => searchModels.last?.target ?? null },
   });
+  const ownModel = () => ({ model: models.embedder.modelId, dims: models.embedder.dimensions });
+  /** This process has its model ready: it becomes the deployment's target if it ranks above it. */
+  const advance = async () => {
+    const rank = modelRank(models.embedder.modelId);
+    if (models.rollout && rank !== NOT_OFFLINE) await searchModels.advance({ ...ownModel(), rank });
+  };
+  const reembedTarget: ReembedTarget | undefined = models.rollout
+    ? {
+        target: async (fresh) => (await searchModels.read(fresh)).target ?? ownModel(),
+        finished: (model) => searchModels.finished(model),
+      }
+    : undefined;
+  /** Search reads the target's vectors and, until a run into it finishes, the previous model's. */
+  const queryModels = models.rollout
+    ? async () => {
+        const { target, active } = await searchModels.read();
+        const refs = [target, active].filter((r, i, all) => r && all.findIndex((o) => o?.model === r.model) === i);
+        const found = refs.flatMap((r) => models.embedderFor(r!) ?? []);
+        return found.length > 0 ? found : [models.embedder];
+      }
+    : undefined;
   const jobs = new JobRepository(db, database.engine);
   const runner = runJobs
     ? new JobRunner(
@@ -241,13 +277,16 @@ export async function buildApp({
     embeddings,
     queue,
     embedder: models.embedder,
+    target: reembedTarget,
     clock,
     log: app.log,
   });
   // The offline model arrived after start-up (downloaded, or copied in): every link gets its vector.
   models.offline?.onSwitch(() => {
     if (runJobs)
-      void reembed.queue().catch((error: unknown) => app.log.error({ err: error }, 'could not queue re-embedding'));
+      void advance()
+        .then(() => reembed.queue())
+        .catch((error: unknown) => app.log.error({ err: error }, 'could not queue re-embedding'));
   });
   const nearestLinks = new NearestLinks(new SearchRepository(db, database.engine), vectors);
   const linkAnalysis = new LinkAnalysisService({
@@ -269,6 +308,7 @@ export async function buildApp({
     // The user's history for categories: the search's per-user vector matrix, shared with search.
     nearestLinks: (userId, model, vector, k, except) => nearestLinks.nearest(userId, model, vector, k, except),
     vectorMissing: () => reembed.queue(),
+    vectorSaved: (model) => reembed.queueIfBehind(model),
     billingMode: config.BILLING,
     clock,
     log: app.log,
@@ -310,8 +350,27 @@ export async function buildApp({
   // The start-up check reads every link at worst (only when no finished run for this model is
   // recorded): it runs after start-up, not before it.
   let checking: Promise<unknown> = Promise.resolve();
+  let warming: Promise<unknown> = Promise.resolve();
   let stopListening: (() => Promise<void>) | undefined;
   let stopBackupSweeps: (() => void) | undefined;
+  let stopWatching: (() => void) | undefined;
+  // Processes that run the models on PostgreSQL embed for `api` processes too.
+  const relayWorker =
+    runner && database.listen
+      ? new EmbedRelayWorker(database, {
+          models: () => models.local(),
+          version: config.version,
+          now: () => clock.now(),
+          log: app.log,
+        })
+      : undefined;
+  if (relay) {
+    app.addHook('onReady', async () => {
+      await searchModels.read().catch((error: unknown) => app.log.warn({ err: error }, 'cannot read the search model'));
+      stopWatching = searchModels.watch(5000);
+      await relay.start();
+    });
+  }
   if (runner) {
     runner.register(analyzeLinkJob(linkAnalysis));
     runner.register(reembedLinksJob(reembed));
@@ -332,12 +391,25 @@ export async function buildApp({
         () => clock.now(),
         (error) => app.log.error({ err: error }, 'could not queue the backup sweep'),
       );
-      checking = reembed.queueIfNeeded().catch((error: unknown) => {
-        app.log.error({ err: error }, 'could not check for links to re-embed');
-      });
+      checking = advance()
+        .then(() => reembed.queueIfNeeded())
+        .catch((error: unknown) => {
+          app.log.error({ err: error }, 'could not check for links to re-embed');
+        });
+      // Registered once its model answers, so the first search sent here does not wait for the load.
+      if (relayWorker) {
+        const first = [...models.local().values()][0];
+        warming = (first ? first.embed(['ready'], 'query') : Promise.resolve())
+          .catch(() => undefined)
+          .then(() => relayWorker.start())
+          .catch((error: unknown) => app.log.warn({ err: error }, 'cannot embed for api processes'));
+      }
     });
   }
   app.addHook('onClose', async () => {
+    stopWatching?.();
+    await warming;
+    await relayWorker?.stop();
     await checking;
     await stopListening?.();
     stopBackupSweeps?.();
@@ -462,6 +534,7 @@ export async function buildApp({
       links,
       billing,
       embedder: models.embedder,
+      ...(queryModels && { queryModels }),
       vectors,
       warn: (context, message) => app.log.warn(context, message),
     });

@@ -79,6 +79,13 @@ export const ConfigSchema = z
     MODEL_HUB_URL: url(['http', 'https']).default('https://huggingface.co'),
     MODEL_DOWNLOAD: bool.default(true),
     MODEL_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+    // ROLE=api: how long a search waits for a worker to embed its query before answering from text.
+    QUERY_EMBED_TIMEOUT_MS: z.coerce
+      .number({ error: 'must be a whole number of milliseconds between 50 and 60000' })
+      .int({ error: 'must be a whole number of milliseconds between 50 and 60000' })
+      .min(50, { error: 'must be a whole number of milliseconds between 50 and 60000' })
+      .max(60_000, { error: 'must be a whole number of milliseconds between 50 and 60000' })
+      .default(2000),
     // What this process does (ARCHITECTURE §12): everything, only HTTP, or only background jobs.
     ROLE: z.enum(['all', 'api', 'worker'], { error: 'must be all, api or worker' }).default('all'),
     JOBS_ENABLED: bool.default(true),

@@ -226,6 +226,20 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     expect([first?.title, first?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
   });
 
+  it('while a run into the new model is pending, finds links still on the old one by meaning (query of their model)', async () => {
+    // The target moved to the transformer, no run has re-embedded anything yet (no jobs here).
+    await server.restart(env(MODELS!, { JOBS_ENABLED: 'false' }));
+    await server.database.db
+      .updateTable('search_models')
+      .set({ target: MODEL, target_dims: SPEC.dimensions, target_rank: 2 })
+      .execute();
+    const [first] = await search('spacecraft on the red planet');
+    expect([first?.title, first?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
+    expect(await server.database.db.selectFrom('search_models').select(['target', 'active']).execute()).toEqual([
+      { target: MODEL, active: USE_LITE_MODEL_ID },
+    ]);
+  });
+
   it('re-embeds every link in the background once the model is installed, with progress', async () => {
     await server.restart(env(MODELS!));
     await until('the re-embedding to finish', async () => (await reembedJob())?.status === 'done');
@@ -318,9 +332,13 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
         return !existsSync(onnx) || readdirSync(onnx).length === 0;
       });
       expect(await checkModelFolder(target, SPEC)).toMatch(/model_quantized\.onnx is missing/);
-      // Search still answers: by text for every link, by USE-lite's meaning once links are re-embedded.
+      // Search still answers by text; the search model stays the transformer (never moved back).
       const [text] = await search('risotto');
       expect(text?.title).toBe('Risotto alla milanese');
+      expect(await server.database.db.selectFrom('search_models').select(['target', 'active']).execute()).toEqual([
+        { target: MODEL, active: MODEL },
+      ]);
+      expect((await reembedJob())?.payload).not.toContain(USE_LITE_MODEL_ID);
     } finally {
       await hub.close();
       rmSync(target, { recursive: true, force: true });

@@ -35,22 +35,27 @@ export interface Database {
   /** Human-readable location without credentials, for logs. */
   describe: string;
   /**
-   * PostgreSQL only: calls `onMessage` for each NOTIFY on `channel`, over a connection of its own
-   * that reconnects after a failure. Resolves to a function that stops listening.
+   * PostgreSQL only: calls `onMessage` with each NOTIFY's payload on `channel`, over a connection of
+   * its own that reconnects after a failure (and then once without a payload: whatever was sent while
+   * no one listened is lost). Resolves to a function that stops listening.
    */
-  listen?(channel: string, onMessage: () => void): Promise<() => Promise<void>>;
+  listen?(channel: string, onMessage: (payload?: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
 /** LISTEN on a dedicated connection (a pooled one would be handed to queries), reconnecting with backoff. */
-async function listenOn(url: string, channel: string, onMessage: () => void): Promise<() => Promise<void>> {
+async function listenOn(
+  url: string,
+  channel: string,
+  onMessage: (payload?: string) => void,
+): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
   let delay = 500;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url, application_name: 'linkwise-listen' });
-    next.on('notification', onMessage);
+    next.on('notification', (message) => onMessage(message.payload));
     next.on('error', () => undefined);
     next.on('end', () => {
       if (stopped) return;

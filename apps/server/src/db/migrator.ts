@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015-billing-customers.js';
 import * as m0016 from './migrations/0016-library.js';
 import * as m0017 from './migrations/0017-bulk-index.js';
 import * as m0018 from './migrations/0018-category-by-analysis.js';
+import * as m0019 from './migrations/0019-model-roles.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -41,6 +42,7 @@ const migrations: Record<string, EngineMigration> = {
   '0016-library': m0016,
   '0017-bulk-index': m0017,
   '0018-category-by-analysis': m0018,
+  '0019-model-roles': m0019,
 };
 
 /** Every migration's name, oldest first. */

@@ -282,6 +282,30 @@ export interface BillingCustomersTable {
   synced_at: Millis | null;
 }
 
+/** A worker that embeds for other processes (migration 0019). */
+export interface ModelWorkersTable {
+  id: string;
+  /** JSON array of the model ids it embeds with, its links' model first. */
+  models: string;
+  version: string;
+  started_at: Millis;
+  heartbeat_at: Millis;
+}
+
+/** The deployment's search model, one row `search` (migration 0019, decision 0018). */
+export interface SearchModelsTable {
+  id: string;
+  /** The model links are re-embedded into: it only moves up the catalog. */
+  target: string | null;
+  target_dims: number | null;
+  /** The target's rank in the offline catalog when it was written; -1: not an offline model. */
+  target_rank: Generated<number>;
+  /** The model whose vectors every link has (the last finished run's). */
+  active: string | null;
+  active_dims: number | null;
+  updated_at: Millis;
+}
+
 export interface DB {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -306,6 +330,8 @@ export interface DB {
   billing_customers: BillingCustomersTable;
   link_clicks: LinkClicksTable;
   search_counts: SearchCountsTable;
+  model_workers: ModelWorkersTable;
+  search_models: SearchModelsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

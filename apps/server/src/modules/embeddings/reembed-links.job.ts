@@ -24,6 +24,8 @@ export const reembedLinksSpec = jobSpec({
 
 export function reembedLinksJob(reembed: ReembedService): JobDefinition<'reembed-links'> {
   return defineJob(reembedLinksSpec, {
+    // Only a process whose model is the deployment's target re-embeds (decision 0018).
+    available: () => reembed.canRun(),
     async run(payload, ctx) {
       const { next, done, total } = await reembed.step(payload);
       await ctx.progress({ done, total });

@@ -9,6 +9,18 @@ import type { ReembedRepository } from './reembed.repository.js';
 /** The one re-embedding run: its dedupe key keeps it single across restarts and instances. */
 export const REEMBED_DEDUPE_KEY = 'reembed-links';
 
+/**
+ * Which model links should have vectors of, deployment-wide (decision 0018: `SearchModels`), and
+ * what a finished run tells it. Without one, the process's own model.
+ */
+export interface ReembedTarget {
+  /** `fresh`: read now, not from a cache. */
+  target(fresh?: boolean): Promise<VectorModel>;
+  finished(model: VectorModel): Promise<void>;
+}
+
+const same = (a: VectorModel, b: VectorModel) => a.model === b.model && a.dims === b.dims;
+
 /** Progress is logged at info level each time this many more links are done (and at both ends). */
 const LOG_EVERY = 1000;
 
@@ -27,6 +39,7 @@ export class ReembedService {
       embeddings: EmbeddingRepository;
       queue: JobQueue;
       embedder: Embedder;
+      target?: ReembedTarget;
       clock: Clock;
       log: FastifyBaseLogger;
       /** Links embedded per job run. */
@@ -43,6 +56,18 @@ export class ReembedService {
     return { model: this.deps.embedder.modelId, dims: this.deps.embedder.dimensions };
   }
 
+  private target(fresh = false): Promise<VectorModel> {
+    return this.deps.target?.target(fresh) ?? Promise.resolve(this.current);
+  }
+
+  /**
+   * Whether this process can run the re-embedding now: its model is the target. A worker on an
+   * older model, or without the target's folder, leaves the run to those that have it.
+   */
+  async canRun(): Promise<boolean> {
+    return same(this.current, await this.target());
+  }
+
   /**
    * At start-up: queues the re-embedding job when some link lacks a current vector, unless it is
    * already queued or running (a restart mid-way continues the run it left). True when queued now.
@@ -55,20 +80,34 @@ export class ReembedService {
   async queueIfNeeded(): Promise<boolean> {
     const { queue, repo, log } = this.deps;
     const current = this.current;
+    const target = await this.target(true);
+    if (!same(current, target)) {
+      log.info(
+        { model: current.model, target: target.model },
+        "this process does not have the deployment's search model: re-embedding is left to workers that do",
+      );
+      return false;
+    }
     const live = await queue.findByDedupeKey(REEMBED_DEDUPE_KEY);
     if (live && (live.status === 'queued' || live.status === 'running')) {
       log.info({ model: current.model }, 're-embedding of links continues');
       return false;
     }
-    if (live?.status === 'done' && this.isCurrent(live.payload)) return false;
-    if (!(await repo.anyStale(current))) return false;
+    // Every link has a vector of the target: it is the active model (a run that found nothing to do).
+    if ((live?.status === 'done' && this.isCurrent(live.payload)) || !(await repo.anyStale(current))) {
+      await this.deps.target?.finished(current);
+      return false;
+    }
     return this.queue();
   }
 
-  /** Queues a run from the first link unless one is queued or running. True when queued now. */
+  /**
+   * Queues a run into the target model from the first link unless one is queued or running (any
+   * process may: a worker that lacks the target leaves the run to one that has it). True when queued now.
+   */
   async queue(): Promise<boolean> {
     const { queue, log } = this.deps;
-    const current = this.current;
+    const current = await this.target(true);
     const payload: ReembedLinksPayload = { ...current, after: '', done: 0, total: await this.deps.repo.countLinks() };
     const queued = (await queue.enqueue('reembed-links', payload, { dedupeKey: REEMBED_DEDUPE_KEY })) !== null;
     if (queued) {
@@ -80,9 +119,18 @@ export class ReembedService {
     return queued;
   }
 
+  /**
+   * A vector of `model` was just stored (by a worker without the target model, say): when it is
+   * not the target's, a run is queued unless one is queued or running, and a worker with the
+   * target re-embeds the link.
+   */
+  async queueIfBehind(model: VectorModel): Promise<boolean> {
+    return same(model, await this.target()) ? false : this.queue();
+  }
+
   private isCurrent(payload: unknown): boolean {
     const parsed = ReembedLinksPayloadSchema.safeParse(payload);
-    return parsed.success && parsed.data.model === this.current.model && parsed.data.dims === this.current.dims;
+    return parsed.success && same(parsed.data, this.current);
   }
 
   /** One step: embeds up to `batch` stale links after the cursor. `next` is null when the run is over. */
@@ -91,8 +139,13 @@ export class ReembedService {
   ): Promise<{ next: ReembedLinksPayload | null; done: number; total: number | null }> {
     const { repo, embeddings, embedder, clock, log } = this.deps;
     const current = this.current;
+    if (!same(current, await this.target(true))) {
+      // The target moved to a model this process lacks since it claimed the run: handed back as it
+      // is (`canRun` now keeps this process from claiming it again).
+      return { next: payload, done: payload.done, total: payload.total };
+    }
     if (payload.model !== current.model || payload.dims !== current.dims) {
-      // Queued for a model this instance no longer uses: start over for the current one.
+      // Queued for an older model (by a process of an older release): start over for the target.
       log.info({ from: payload.model, model: current.model }, 're-embedding restarts for the new embedding model');
       const total = await repo.countLinks();
       return { next: { ...current, after: '', done: 0, total }, done: 0, total };
@@ -113,6 +166,8 @@ export class ReembedService {
     const vectors = await embedder.embed(links.map((l) => pageText(l.title, l.description, l.text)));
     await embeddings.saveUnlessCurrent(current, new Map(links.map((l, i) => [l.id, vectors[i]!])), clock.now());
     const done = payload.done + links.length;
+    // Every link has a vector of the target now: search reads its vectors alone.
+    if (finished) await this.deps.target?.finished(current);
     const milestone = Math.floor(done / LOG_EVERY) > Math.floor(payload.done / LOG_EVERY);
     // Links saved during the run are analysed with the new model; the count only grows to cover them.
     const total = payload.total === null ? null : Math.max(payload.total, done);

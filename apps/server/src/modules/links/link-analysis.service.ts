@@ -50,6 +50,11 @@ export interface LinkAnalysisDeps {
   ) => Promise<{ id: string; cosine: number }[]>;
   /** A link was left without a vector (its analysis failed and the model too): re-embed it later. */
   vectorMissing: () => Promise<unknown>;
+  /**
+   * A vector of `model` was stored: when that is not the deployment's search model (this worker
+   * lacks it), the re-embedding run into it is queued (decision 0018).
+   */
+  vectorSaved?: (model: { model: string; dims: number }) => Promise<unknown>;
   billingMode: BillingMode;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -148,6 +153,7 @@ export class LinkAnalysisService {
       await repo.setStatus(userId, linkId, 'done');
     });
     if (!vector) await this.deps.vectorMissing();
+    else await this.deps.vectorSaved?.({ model: analysis.searchModel, dims: vector.length });
   }
 
   /** A missing or broken icon is not a failed analysis: the card shows the domain's letter instead. */
@@ -174,6 +180,7 @@ export class LinkAnalysisService {
       if (vector) {
         await embeddings.save(linkId, analysis.searchModel, vector, clock.now());
         embedded = true;
+        await this.deps.vectorSaved?.({ model: analysis.searchModel, dims: vector.length });
       }
     } catch (error) {
       log.warn(

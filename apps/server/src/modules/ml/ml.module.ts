@@ -1,5 +1,7 @@
 import type { Config } from '../../config.js';
-import { WorkerEmbedder, type Calibration, type EmbedPurpose, type Embedder } from './embedder.js';
+import { RelayEmbedder, type EmbedRelay, type RelayedModel } from './embed-relay.js';
+import { DEFAULT_CALIBRATION, WorkerEmbedder, type Calibration, type EmbedPurpose, type Embedder } from './embedder.js';
+import { catalogModel } from './model-catalog.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';
 import { RemoteEmbedder } from './providers/remote-embedder.js';
 import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
@@ -66,6 +68,18 @@ export interface Models {
   llmPolicy: LlmPolicy;
   /** The offline transformer with its USE-lite fallback; null when a remote model or USE-lite alone is chosen. */
   offline: OfflineEmbedder | null;
+  /**
+   * Whether the link vectors are of an offline model, so the deployment's search model moves up the
+   * catalog (decision 0018); false with a remote model or one chosen by the caller.
+   */
+  rollout: boolean;
+  /**
+   * The offline models this process runs itself, its links' model first (what a worker embeds with
+   * for others); empty in an `api` process.
+   */
+  local(): Map<string, Embedder>;
+  /** An embedder of `model` for search queries: this process's own, or a worker's; undefined: none. */
+  embedderFor(model: { model: string; dims: number }): Embedder | undefined;
   close(): Promise<void>;
 }
 
@@ -74,6 +88,16 @@ export interface ModelOptions {
   log?: OfflineModelLog | undefined;
   /** Whether this process downloads a missing offline model (processes that run jobs do). */
   download?: boolean | undefined;
+  /**
+   * The `api` role: no model runtime loads here; offline vectors come from workers through this relay,
+   * of the deployment's search model of the moment (`searchModel`, null before any worker decided it).
+   */
+  relay?: { relay: EmbedRelay; searchModel: () => { model: string; dims: number } | null } | undefined;
+}
+
+/** A relayed model as the catalog knows it (a newer release's model: its size, the default calibration). */
+function relayed(model: string, dims: number): RelayedModel {
+  return { id: model, dimensions: dims, calibration: catalogModel(model)?.calibration ?? DEFAULT_CALIBRATION };
 }
 
 /** Told how long each embedding call took (metrics). */
@@ -112,6 +136,7 @@ const quiet: OfflineModelLog = { info: () => undefined, warn: () => undefined };
 export async function buildModels(config: Config, chosen?: Embedder, options: ModelOptions = {}): Promise<Models> {
   const { observe } = options;
   const timed = (e: Embedder) => (observe ? new TimedEmbedder(e, observe) : e);
+  if (options.relay) return relayedModels(config, chosen, options.relay, timed);
   // USE-lite: the fallback of the offline transformer while that is missing, and the category model
   // beside a remote embedding model (one USE-lite worker, started only if used).
   const useLite = new WorkerEmbedder();
@@ -131,15 +156,73 @@ export async function buildModels(config: Config, chosen?: Embedder, options: Mo
   // Categories follow the offline model: the transformer once installed (one embedding a page serves
   // both, and USE-lite never loads), USE-lite before and beside a remote model (decision 0011).
   const categoryEmbedder = offline || embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(useLite);
+  const rollout = !chosen && !remote;
+  const local = () => {
+    const out = new Map<string, Embedder>();
+    if (rollout) out.set(embedder.modelId, embedder);
+    out.set(categoryEmbedder.modelId, categoryEmbedder);
+    // USE-lite answers queries against links not yet re-embedded away from it (decision 0018).
+    if (!out.has(USE_LITE_MODEL_ID)) out.set(USE_LITE_MODEL_ID, timed(useLite));
+    return out;
+  };
   return {
     embedder,
     categoryEmbedder,
     llm: await llmFrom(config),
     llmPolicy: policyFrom(config),
     offline,
+    rollout,
+    local,
+    embedderFor: ({ model, dims }) => {
+      const found = local().get(model);
+      return found?.dimensions === dims ? found : undefined;
+    },
     async close() {
       await embedder.close();
       await useLite.close();
+    },
+  };
+}
+
+/**
+ * An `api` process's models: a remote model is called directly; every offline model is a worker's,
+ * reached through the relay, so no model runtime ever loads here.
+ */
+async function relayedModels(
+  config: Config,
+  chosen: Embedder | undefined,
+  { relay, searchModel }: NonNullable<ModelOptions['relay']>,
+  timed: (e: Embedder) => Embedder,
+): Promise<Models> {
+  const remote = chosen ? null : await remoteEmbedderFrom(config);
+  const own = LOCAL_MODELS[config.LOCAL_MODEL] ?? catalogModel(USE_LITE_MODEL_ID)!;
+  // Before any worker decided the deployment's model: the one this release's configuration names.
+  const deployment = () => {
+    const ref = searchModel();
+    return ref ? relayed(ref.model, ref.dims) : relayed(own.id, own.dimensions);
+  };
+  const byModel = new Map<string, Embedder>();
+  const embedderFor = ({ model, dims }: { model: string; dims: number }) => {
+    const key = `${model}\u0000${dims}`;
+    let found = byModel.get(key);
+    if (!found) byModel.set(key, (found = timed(new RelayEmbedder(relay, () => relayed(model, dims)))));
+    return found;
+  };
+  const embedder = timed(chosen ?? remote ?? new RelayEmbedder(relay, deployment));
+  const useLite = catalogModel(USE_LITE_MODEL_ID)!;
+  return {
+    embedder,
+    // Categories (and tag vectors) are the offline model's: USE-lite beside a remote model.
+    categoryEmbedder: chosen || !remote ? embedder : embedderFor({ model: useLite.id, dims: useLite.dimensions }),
+    llm: await llmFrom(config),
+    llmPolicy: policyFrom(config),
+    offline: null,
+    rollout: !chosen && !remote,
+    local: () => new Map(),
+    embedderFor,
+    async close() {
+      await embedder.close();
+      await relay.close();
     },
   };
 }

@@ -34,7 +34,11 @@ export const vectorConfidence = (cosine: number, calibration: Calibration): numb
  * text match: meaning alone is capped at its confidence and loses the tie (a link whose analysis is
  * still pending has no vector, and its exact title must still come first).
  */
-export function combine(text: string[], vectors: { id: string; cosine: number }[], calibration: Calibration): Fused[] {
+export function combine(
+  text: string[],
+  vectors: { id: string; cosine: number; calibration?: Calibration }[],
+  calibration: Calibration,
+): Fused[] {
   const out = new Map<string, Fused & { t: number; v: number }>();
   const entry = (id: string) => {
     let e = out.get(id);
@@ -46,10 +50,11 @@ export function combine(text: string[], vectors: { id: string; cosine: number }[
     e.inText = true;
     e.t = Math.max(e.t, textConfidence(rank));
   });
-  for (const { id, cosine } of vectors) {
+  // A hit may carry its own model's calibration (links of two models during a re-embedding run).
+  for (const { id, cosine, calibration: own } of vectors) {
     const e = entry(id);
     e.inVectors = true;
-    e.v = Math.max(e.v, vectorConfidence(cosine, calibration));
+    e.v = Math.max(e.v, vectorConfidence(cosine, own ?? calibration));
   }
   return [...out.values()]
     .map(({ t, v, ...rest }) => ({ ...rest, similarity: rest.inText ? 1 - (1 - t) * (1 - v) : Math.min(v, TEXT_TOP) }))

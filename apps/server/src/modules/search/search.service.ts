@@ -18,6 +18,12 @@ export interface SearchDeps {
   billing: BillingService;
   /** The model that embedded the links; null when none is configured (text search only). */
   embedder: Embedder | null;
+  /**
+   * The models whose vectors search reads, each embedding its own query vector (decision 0018: the
+   * deployment's target and, until a re-embedding run into it finishes, the previous model). Default:
+   * `embedder` alone.
+   */
+  queryModels?: () => Promise<Embedder[]>;
   vectors: VectorCache;
   warn: (context: object, message: string) => void;
 }
@@ -124,21 +130,36 @@ export class SearchService {
   }
 
   private async byText(actor: Actor, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
-    const { search, billing, embedder } = this.deps;
+    const { search, billing, embedder, queryModels } = this.deps;
     const hybrid = embedder !== null && searchModeFor(billing.subscriptionOf(actor), billing.mode) === 'hybrid';
-    const vectors = hybrid ? await this.userVectors(actor.userId, embedder) : null;
-    // The query embedding runs in the model's worker while the text search runs here.
-    const queryVector = vectors && vectors.ids.length > 0 ? this.embedQuery(embedder!, query.query) : null;
-    // Read with the vectors: the model in use may change while a download finishes.
-    const calibration = embedder?.calibration ?? DEFAULT_CALIBRATION;
+    const models = !hybrid ? [] : queryModels ? await queryModels() : [embedder];
+    // Each model's vectors with a query vector of that model, rescaled by its own calibration: during
+    // a re-embedding run a link has a vector of either model, and every link stays found by meaning.
+    const perModel = await Promise.all(
+      models.map(async (model, i) => {
+        const vectors = await this.userVectors(actor.userId, model, i === 0);
+        // The query embedding runs in the model's worker while the text search runs here.
+        const queryVector = vectors.ids.length > 0 ? this.embedQuery(model, query.query) : null;
+        // Read with the vectors: the model in use may change while a download finishes.
+        return { vectors, queryVector, calibration: model.calibration ?? DEFAULT_CALIBRATION };
+      }),
+    );
     const terms = searchTerms(query.query);
     // On PostgreSQL the vector scan (this thread) runs while the database answers the text search.
     const [firstText, vector] = await Promise.all([
       search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount),
-      queryVector && vectors ? queryVector.then((q) => this.nearest(vectors, q, cutoff, calibration)) : [],
+      Promise.all(
+        perModel.map(({ vectors, queryVector, calibration }) =>
+          queryVector
+            ? queryVector.then((q) =>
+                this.nearest(vectors, q, cutoff, calibration).map((hit) => ({ ...hit, calibration })),
+              )
+            : Promise.resolve([]),
+        ),
+      ),
     ]);
     const text = firstText.length > 0 ? firstText : await this.typoHits(actor, terms, cutoff);
-    return combine(text, vector, calibration);
+    return combine(text, vector.flat(), perModel[0]?.calibration ?? embedder?.calibration ?? DEFAULT_CALIBRATION);
   }
 
   /**
@@ -155,14 +176,17 @@ export class SearchService {
     return search.textHits(actor.userId, corrected, cutoff, CANDIDATES, actor.linkCount);
   }
 
-  /** The user's matrix at the current version (see `loadUserVectors`). */
-  private userVectors(userId: string, embedder: Embedder): Promise<UserVectors> {
+  /**
+   * The user's matrix of one model at the current version (see `loadUserVectors`). The first model's
+   * is cached under the user's id, another's (the previous model, during a run) beside it.
+   */
+  private userVectors(userId: string, embedder: Embedder, first: boolean): Promise<UserVectors> {
     const { search, vectors } = this.deps;
     const { modelId, dimensions } = embedder;
     return search
       .version(userId)
       .then((version) =>
-        vectors.get(userId, version, modelId, (stale) =>
+        vectors.get(first ? userId : `${userId}\u0000${modelId}`, version, modelId, (stale) =>
           loadUserVectors(search, userId, modelId, dimensions, version, stale),
         ),
       );

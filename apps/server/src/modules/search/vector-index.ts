@@ -213,8 +213,9 @@ export class VectorCache {
     return this.entries.calculatedSize;
   }
 
+  /** `key`: the user's id (with a second model's id beside it, during a re-embedding run). */
   async get(
-    userId: string,
+    key: string,
     version: number,
     model: string,
     load: (stale: UserVectors | null) => Promise<UserVectors>,
@@ -222,9 +223,9 @@ export class VectorCache {
     // The version only moves forward: an entry at least as new as the one asked for is good.
     const fresh = (e: Entry | undefined) => !!e && e.model === model && e.version >= version;
     for (;;) {
-      const cached = this.entries.get(userId);
+      const cached = this.entries.get(key);
       if (cached && fresh(cached)) return cached.vectors;
-      const pending = this.loading.get(userId);
+      const pending = this.loading.get(key);
       if (pending) {
         // Concurrent searches of one user share one load (an entry over the budget is not kept).
         const done = await pending.catch(() => undefined);
@@ -237,11 +238,11 @@ export class VectorCache {
           const entry = { version, model, vectors };
           // A new entry object: the cache measures it again (a patch may have grown it). An entry
           // larger than the whole budget is used once and not kept.
-          this.entries.set(userId, entry);
+          this.entries.set(key, entry);
           return entry;
         })
-        .finally(() => this.loading.delete(userId));
-      this.loading.set(userId, started);
+        .finally(() => this.loading.delete(key));
+      this.loading.set(key, started);
       return (await started).vectors;
     }
   }

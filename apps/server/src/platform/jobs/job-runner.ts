@@ -125,7 +125,7 @@ export class JobRunner {
       if (free > 0 && !this.stopped) {
         // Only jobs this worker has handlers for: during a rolling upgrade an older worker leaves a new
         // kind of job to the workers that know it.
-        for (const job of await this.jobs.claim(this.workerId, [...this.definitions.keys()], free, now)) {
+        for (const job of await this.jobs.claim(this.workerId, await this.claimable(), free, now)) {
           const abort = new AbortController();
           const done = this.execute(job, abort.signal).finally(() => {
             this.running.delete(job.id);
@@ -137,6 +137,15 @@ export class JobRunner {
     } catch (error) {
       this.log.error({ err: error }, 'job queue poll failed');
     }
+  }
+
+  /** The kinds of job this worker can run now (a definition may say it cannot, for a while). */
+  private async claimable(): Promise<string[]> {
+    const kinds: string[] = [];
+    for (const [name, definition] of this.definitions) {
+      if (!definition.available || (await definition.available().catch(() => false))) kinds.push(name);
+    }
+    return kinds;
   }
 
   private context(job: JobRow, signal: AbortSignal): JobContext {

@@ -64,6 +64,11 @@ export interface JobSpec<N extends JobName> {
  */
 export interface JobDefinition<N extends JobName> extends JobSpec<N> {
   run(payload: JobPayload<N>, ctx: JobContext): Promise<void | JobContinuation<N>>;
+  /**
+   * Whether this process can run such a job now (default: always); when not, it claims none and
+   * leaves them to processes that can (re-embedding into a model this worker lacks).
+   */
+  available?(): Promise<boolean>;
   /** Called once, after the last attempt failed or the error was final. */
   onGiveUp?(payload: JobPayload<N>, error: unknown, ctx: JobContext): Promise<void>;
 }
@@ -81,7 +86,7 @@ export function jobSpec<N extends JobName>(spec: JobSpec<N>): JobSpec<N> {
 /** Type-checks a job against its payload schema's name; one file per job, in its own feature. */
 export function defineJob<N extends JobName>(
   spec: JobSpec<N>,
-  handler: Pick<JobDefinition<N>, 'run' | 'onGiveUp'>,
+  handler: Pick<JobDefinition<N>, 'run' | 'onGiveUp' | 'available'>,
 ): JobDefinition<N> {
   return { ...spec, ...handler };
 }
