@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
-import { ALL_MINILM_L6_V2 } from '../src/modules/ml/local-models.js';
+import { MINILM_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines } from './harness.js';
 import { provisionedModels } from './models.js';
@@ -17,7 +17,8 @@ import { createTestDatabase } from './pg.js';
 import { freePort, launch, stop, until } from './processes.js';
 
 const MODELS = provisionedModels();
-const MINILM = ALL_MINILM_L6_V2.id;
+/** The default offline model (decision 0019). */
+const MODEL = MINILM_USE_MULTILINGUAL.id;
 
 /** Pages on distinct topics; the queries below share no word with the page they should find. */
 const PAGES: Record<string, { title: string; description: string; text: string }> = {
@@ -162,11 +163,11 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       const worker = await start('worker');
       await workersReady(1);
       const [registered] = await liveWorkers();
-      expect(JSON.parse(registered!.models)).toEqual([MINILM, USE_LITE_MODEL_ID]);
-      expect(await searchState()).toEqual({ target: MINILM, target_rank: 1, active: MINILM });
+      expect(JSON.parse(registered!.models)).toEqual([MODEL, USE_LITE_MODEL_ID]);
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
       for (const name of ['pasta', 'mars', 'puppy']) await save(name);
       await analysed();
-      expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MINILM]));
+      expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MODEL]));
 
       const [pasta] = await search('italian noodles');
       expect([pasta?.title, pasta?.match_type]).toEqual(['Fresh pasta by hand', 'semantic']);
@@ -204,10 +205,10 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       const lagging = await start('worker', { MODELS_DIR: noModels });
       await workersReady(2);
       const models = (await liveWorkers()).map((w) => JSON.parse(w.models) as string[]).sort();
-      expect(models).toEqual([[MINILM, USE_LITE_MODEL_ID], [USE_LITE_MODEL_ID]]);
+      expect(models).toEqual([[MODEL, USE_LITE_MODEL_ID], [USE_LITE_MODEL_ID]]);
       // Its start changed nothing: no run for its own model, the target and the active model stay.
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(await searchState()).toEqual({ target: MINILM, target_rank: 1, active: MINILM });
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
       expect((await reembedJob())?.payload ?? '').not.toContain(USE_LITE_MODEL_ID);
 
       // Only the lagging worker runs jobs now: it analyses a new link with USE-lite and queues the run
@@ -218,10 +219,13 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       await analysed();
       expect((await vectors()).find((v) => v.link_id === violin.id)?.model).toBe(USE_LITE_MODEL_ID);
       await until('the run into the target to be queued', async () => (await reembedJob())?.status === 'queued');
-      expect(JSON.parse(String((await reembedJob())?.payload))).toMatchObject({ model: MINILM, dims: 384 });
+      expect(JSON.parse(String((await reembedJob())?.payload))).toMatchObject({
+        model: MODEL,
+        dims: MINILM_USE_MULTILINGUAL.dimensions,
+      });
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect((await reembedJob())?.status).toBe('queued');
-      expect(await searchState()).toEqual({ target: MINILM, target_rank: 1, active: MINILM });
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
       // Search keeps answering: the new link by its words.
       const [byWords] = await search('violin bow');
       expect([byWords?.title, byWords?.match_type]).toEqual(['Choosing a violin bow', 'text']);
@@ -229,10 +233,10 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       // A worker with the model comes back: it takes the run, and every link has its vector again.
       await start('worker');
       await until('the run to finish', async () => (await reembedJob())?.status === 'done');
-      expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MINILM]));
-      expect(await searchState()).toEqual({ target: MINILM, target_rank: 1, active: MINILM });
+      expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MODEL]));
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
       await until('a worker with the model to be ready', async () =>
-        (await liveWorkers()).some((w) => (JSON.parse(w.models) as string[])[0] === MINILM),
+        (await liveWorkers()).some((w) => (JSON.parse(w.models) as string[])[0] === MODEL),
       );
       const [fiddle] = await search('string instrument accessories');
       expect([fiddle?.title, fiddle?.match_type]).toEqual(['Choosing a violin bow', 'semantic']);

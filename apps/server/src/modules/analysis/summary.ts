@@ -156,6 +156,8 @@ export function candidateSentence(raw: string, description = false): string | nu
   // Blocks the extractor ran together (a caption, a byline and the lead: "…likedBy Will SmaleBusiness
   // reporter") show as a lower-case letter glued to a capital; a brand name has one such join at most.
   if ((sentence.match(/\p{Ll}\p{Lu}/gu)?.length ?? 0) >= 2) return null;
+  // Code quoted in the text ("module.exports = { plugins: [ new …") is not a summary.
+  if ((sentence.match(/[{}[\]=;<>]/g)?.length ?? 0) >= 3) return null;
   // Lists of dates, prices and counters are mostly not letters.
   const letters = sentence.match(/\p{L}/gu)?.length ?? 0;
   if (letters / sentence.length < 0.6) return null;

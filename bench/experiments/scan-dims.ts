@@ -1,0 +1,51 @@
+/**
+ * The in-memory part of search by meaning at 100k links for each vector size the offline models
+ * store (384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual): exact top-100 over one user's
+ * matrix (WebAssembly SIMD), the sizes interleaved in one process so that their ratios hold on a
+ * busy machine. Seeded; no database.
+ *
+ *   node --conditions=@linkwise/source --import tsx experiments/scan-dims.ts      (from bench/)
+ */
+import { normalize } from '../../apps/server/src/modules/ml/embedder.js';
+import { buildVectors, sizeOf, topK } from '../../apps/server/src/modules/search/vector-index.js';
+import { percentile } from '../lib/stats.js';
+
+const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
+const SIZES = [384, 512, 896];
+let seed = 42;
+const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+const vector = (dims: number) => normalize(Float32Array.from({ length: dims }, next));
+
+const matrices = SIZES.map((dims) =>
+  buildVectors(
+    0,
+    `m${dims}`,
+    dims,
+    Array.from({ length: LINKS }, (_, i) => {
+      const v = vector(dims);
+      return { linkId: `l${i}`, bytes: new Uint8Array(v.buffer) };
+    }),
+  ),
+);
+const times: number[][] = SIZES.map(() => []);
+for (let round = 0; round < 60; round++) {
+  SIZES.forEach((dims, i) => {
+    const q = vector(dims);
+    const t0 = performance.now();
+    topK(matrices[i]!, q, 100, -1);
+    if (round >= 10) times[i]!.push(performance.now() - t0);
+  });
+}
+console.log('| dims | matrix MiB | top-100 p50 ms | p99 ms | p50 vs 512 |');
+console.log('| --- | --- | --- | --- | --- |');
+const base = percentile(
+  [...times[1]!].sort((a, b) => a - b),
+  50,
+);
+SIZES.forEach((dims, i) => {
+  const sorted = [...times[i]!].sort((a, b) => a - b);
+  const p50 = percentile(sorted, 50);
+  console.log(
+    `| ${dims} | ${(sizeOf(matrices[i]!) / 1048576).toFixed(1)} | ${p50.toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(p50 / base).toFixed(2)}× |`,
+  );
+});
