@@ -297,6 +297,9 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       const at = found.findIndex((l) => q.relevant.includes(nameById.get(l.id) ?? ''));
       if (!top.some((name) => q.relevant.includes(name)))
         misses.push({ q, top: [...shown, at >= 0 ? `(target at ${at + 1})` : '(target not in 10)'] });
+      // BENCH_VERBOSE=1: also the queries whose target is found but not first, and what came before it.
+      else if (process.env.BENCH_VERBOSE && at > 0)
+        log(`${engine}: target at ${at + 1}: "${q.query}" → ${shown.join(', ')}`);
     }
     // Gibberish and unrelated queries: how many answer nothing, as they should.
     let empty = { text: 0, hybrid: 0 };

@@ -23,7 +23,7 @@ const matrices = SIZES.map((dims) =>
     dims,
     Array.from({ length: LINKS }, (_, i) => {
       const v = vector(dims);
-      return { linkId: `l${i}`, bytes: new Uint8Array(v.buffer) };
+      return { linkId: `l${i}`, createdAt: i, bytes: new Uint8Array(v.buffer) };
     }),
   ),
 );

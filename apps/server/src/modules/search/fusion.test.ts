@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combine, TEXT_FLOOR, textConfidence, vectorConfidence } from './fusion.js';
+import { combine, TEXT_FLOOR, textConfidence, UNRELATED_TEXT, vectorConfidence } from './fusion.js';
 
 const calibration = { floor: 0.3, certain: 0.65 };
 
@@ -46,5 +46,15 @@ describe('confidence-weighted hybrid ranking', () => {
     expect(textConfidence(1)).toBeLessThan(textConfidence(0));
     expect(textConfidence(10_000)).toBeGreaterThan(TEXT_FLOOR);
     expect(combine([], [], calibration)).toEqual([]);
+  });
+
+  it('weakens a text hit whose page is unrelated in meaning, so a sure match in meaning goes first', () => {
+    const neighbour = [{ id: 'v', cosine: 0.6 }];
+    expect(combine(['t'], neighbour, calibration).map((f) => f.id)).toEqual(['t', 'v']);
+    const fused = combine(['t'], neighbour, calibration, new Set(['t']));
+    expect(fused.map((f) => f.id)).toEqual(['v', 't']);
+    expect(fused[1]?.similarity).toBeCloseTo(textConfidence(0) * UNRELATED_TEXT, 12);
+    // Only the hits named: the others keep their confidence.
+    expect(combine(['t', 'u'], [], calibration, new Set(['t'])).map((f) => f.id)).toEqual(['u', 't']);
   });
 });

@@ -19,6 +19,8 @@ export const textFirst = (a: Pick<Fused, 'inText'>, b: Pick<Fused, 'inText'>): n
 export const TEXT_FLOOR = 0.5;
 const TEXT_TOP = 0.9;
 const TEXT_DECAY = 10;
+/** A text hit's confidence kept when its page's own vector is below the floor for the query. */
+export const UNRELATED_TEXT = 0.6;
 export const textConfidence = (rank: number): number =>
   TEXT_FLOOR + ((TEXT_TOP - TEXT_FLOOR) * TEXT_DECAY) / (TEXT_DECAY + rank);
 
@@ -32,12 +34,15 @@ export const vectorConfidence = (cosine: number, calibration: Calibration): numb
  * found by both is surer than by either: similarity = 1 − (1 − text)(1 − vector). A weak neighbour
  * in meaning cannot outrank a link whose every word matched; a strong one can, except the best
  * text match: meaning alone is capped at its confidence and loses the tie (a link whose analysis is
- * still pending has no vector, and its exact title must still come first).
+ * still pending has no vector, and its exact title must still come first). A text hit whose page
+ * the model places below its floor for the query (`unrelated`: every word there, scattered through
+ * a long text) keeps UNRELATED_TEXT of its confidence, so a certain match in meaning goes first.
  */
 export function combine(
   text: string[],
   vectors: { id: string; cosine: number; calibration?: Calibration }[],
   calibration: Calibration,
+  unrelated: ReadonlySet<string> = new Set(),
 ): Fused[] {
   const out = new Map<string, Fused & { t: number; v: number }>();
   const entry = (id: string) => {
@@ -48,7 +53,8 @@ export function combine(
   text.forEach((id, rank) => {
     const e = entry(id);
     e.inText = true;
-    e.t = Math.max(e.t, textConfidence(rank));
+    // Words found on a page whose meaning is far from the query (`unrelated`) are weaker evidence.
+    e.t = Math.max(e.t, textConfidence(rank) * (unrelated.has(id) ? UNRELATED_TEXT : 1));
   });
   // A hit may carry its own model's calibration (links of two models during a re-embedding run).
   for (const { id, cosine, calibration: own } of vectors) {

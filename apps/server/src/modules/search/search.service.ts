@@ -10,7 +10,7 @@ import { combine, textFirst, type Fused } from './fusion.js';
 import type { SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from '../search-index/text-query.js';
 import { allowedEdits, closeTerms } from './typo.js';
-import { buildVectors, topK, type UserVectors, type VectorCache } from './vector-index.js';
+import { buildVectors, topOf, type UserVectors, type VectorCache } from './vector-index.js';
 
 export interface SearchDeps {
   search: SearchRepository;
@@ -145,21 +145,28 @@ export class SearchService {
       }),
     );
     const terms = searchTerms(query.query);
+    // Each model's scores of every row, kept for a second look at the text hits (`unrelated`).
+    const scanned: (Float32Array | undefined)[] = [];
     // On PostgreSQL the vector scan (this thread) runs while the database answers the text search.
     const [firstText, vector] = await Promise.all([
       search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount),
       Promise.all(
-        perModel.map(({ vectors, queryVector, calibration }) =>
+        perModel.map(({ vectors, queryVector, calibration }, i) =>
           queryVector
-            ? queryVector.then((q) =>
-                this.nearest(vectors, q, cutoff, calibration).map((hit) => ({ ...hit, calibration })),
-              )
+            ? queryVector.then((q) => {
+                const found = this.nearest(vectors, q, cutoff, calibration);
+                scanned[i] = found.scores;
+                return found.hits.map((hit) => ({ ...hit, calibration }));
+              })
             : Promise.resolve([]),
         ),
       ),
     ]);
     const text = firstText.length > 0 ? firstText : await this.typoHits(actor, terms, cutoff);
-    return combine(text, vector.flat(), perModel[0]?.calibration ?? embedder?.calibration ?? DEFAULT_CALIBRATION);
+    const calibration = perModel[0]?.calibration ?? embedder?.calibration ?? DEFAULT_CALIBRATION;
+    const scattered =
+      terms.length >= SCATTERED_WORDS ? unrelated(text, perModel[0]?.vectors, scanned[0], calibration) : null;
+    return combine(text, vector.flat(), calibration, scattered ?? undefined);
   }
 
   /**
@@ -204,20 +211,48 @@ export class SearchService {
     }
   }
 
-  /** Neighbours at or above the model's floor: below it a neighbour is noise, and a query that means nothing finds none. */
+  /**
+   * Neighbours at or above the model's floor (below it a neighbour is noise, and a query that means
+   * nothing finds none), and a copy of every row's score: the matrix reuses its scores array.
+   */
   private nearest(
     vectors: UserVectors,
     query: Float32Array | null,
     cutoff: Cutoff | null,
     calibration: Calibration,
-  ): { id: string; cosine: number }[] {
-    if (!query) return [];
+  ): { hits: { id: string; cosine: number }[]; scores?: Float32Array } {
+    if (!query || vectors.ids.length === 0) return { hits: [] };
     const accept = cutoff
       ? (i: number) => isWithinCutoff(cutoff, vectors.createdAt[i] ?? 0, vectors.ids[i] ?? '')
       : undefined;
-    return topK(vectors, query, CANDIDATES, calibration.floor, accept).map((h) => ({
+    const scores = vectors.scores(query).slice();
+    const hits = topOf(vectors, scores, CANDIDATES, calibration.floor, accept).map((h) => ({
       id: vectors.ids[h.index] ?? '',
       cosine: h.score,
     }));
+    return { hits, scores };
   }
+}
+
+/** From this many words a query's text hits are checked against their meaning (`unrelated`). */
+const SCATTERED_WORDS = 3;
+
+/**
+ * The text hits whose own vector is below the model's floor for the query: every word is on the
+ * page, but the page is not about them (words scattered through a long text). Links without a
+ * vector (analysis pending) are never among them.
+ */
+function unrelated(
+  text: string[],
+  vectors: UserVectors | undefined,
+  scores: Float32Array | undefined,
+  calibration: Calibration,
+): Set<string> | null {
+  if (!vectors || !scores || text.length === 0) return null;
+  const wanted = new Set(text);
+  const below = new Set<string>();
+  vectors.ids.forEach((id, row) => {
+    if (id && wanted.has(id) && (scores[row] ?? 0) < calibration.floor) below.add(id);
+  });
+  return below;
 }

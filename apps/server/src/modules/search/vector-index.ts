@@ -174,7 +174,17 @@ export function topK(
   accept: (index: number) => boolean = () => true,
 ): Hit[] {
   if (vectors.ids.length === 0) return [];
-  const scores = vectors.scores(query);
+  return topOf(vectors, vectors.scores(query), k, minScore, accept);
+}
+
+/** `topK` over scores already computed (`vectors.scores`, or a copy of them kept for a second look). */
+export function topOf(
+  vectors: UserVectors,
+  scores: Float32Array,
+  k: number,
+  minScore: number,
+  accept: (index: number) => boolean = () => true,
+): Hit[] {
   const { ids } = vectors;
   const best: Hit[] = [];
   let floor = minScore;
