@@ -318,7 +318,7 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
     }
     scan.sort((a, b) => a - b);
     notes.push(
-      `${engine}: exact top-100 over ${loaded.ids.length} vectors in memory: p50 ${ms(percentile(scan, 50))} ms, p99 ${ms(percentile(scan, 99))} ms (load ${loadavg()[0]!.toFixed(1)})`,
+      `${engine}: top-100 over ${loaded.ids.length} int8 vectors in memory: p50 ${ms(percentile(scan, 50))} ms, p99 ${ms(percentile(scan, 99))} ms (load ${loadavg()[0]!.toFixed(1)})`,
     );
 
     const app = await buildApp({ config, database, embedder: new FixedEmbedder() });
