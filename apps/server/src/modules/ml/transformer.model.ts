@@ -1,4 +1,5 @@
 import { AutoModel, AutoTokenizer, env, mean_pooling, type Tensor } from '@huggingface/transformers';
+import { clipWords } from './embedder.js';
 import { UseMultilingualModel } from './use-multilingual.model.js';
 
 export interface TransformerModelOptions {
@@ -65,7 +66,11 @@ export class TransformerModel {
     const companion = this.companion;
     const share = this.options.companion?.weight ?? 0;
     if (companion && purpose === 'query' && !texts.every((t) => this.knowsAWord(t))) return this.embedKnown(texts);
-    const own = await this.embedOwn(texts, companion ? 'document' : purpose);
+    // The transformer reads its own window of the page; the companion the longer text it was given.
+    const own = await this.embedOwn(
+      companion ? texts.map((t) => clipWords(t)) : texts,
+      companion ? 'document' : purpose,
+    );
     if (!companion) return own;
     // Both unit length, scaled by the square roots of their shares: the combined cosine is the
     // weighted sum of the two models' cosines.
