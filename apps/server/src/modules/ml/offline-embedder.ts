@@ -29,7 +29,13 @@ export class TransformerEmbedder implements Embedder {
       pooling: spec.pooling,
       maxTokens: spec.maxTokens,
       threads,
-      ...(spec.companion && { companion: { repo: spec.companion.repo, weight: spec.companion.weight } }),
+      ...(spec.companion && {
+        companion: {
+          repo: spec.companion.repo,
+          weight: spec.companion.weight,
+          dimensions: spec.companion.dimensions,
+        },
+      }),
     };
   }
 

@@ -8,8 +8,8 @@ export interface TransformerModelOptions {
   pooling: 'mean' | 'cls';
   maxTokens: number;
   threads: number;
-  /** A model whose vector is appended (decision 0015), and its share of the combined cosine. */
-  companion?: { repo: string; weight: number };
+  /** A model whose vector is appended (decision 0019): its size and share of the combined cosine. */
+  companion?: { repo: string; weight: number; dimensions: number };
 }
 
 /**
@@ -63,17 +63,27 @@ export class TransformerModel {
 
   /** One vector per text (not yet unit length); texts must be non-empty. Unknown queries: zeros. */
   async embed(texts: string[], purpose: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
-    const companion = this.companion;
-    const share = this.options.companion?.weight ?? 0;
-    if (companion && purpose === 'query' && !texts.every((t) => this.knowsAWord(t))) return this.embedKnown(texts);
+    if (purpose === 'query') {
+      const known = texts.map((t) => this.knowsAWord(t));
+      if (!known.every(Boolean)) {
+        const vectors = known.some(Boolean)
+          ? await this.embed(
+              texts.filter((_, i) => known[i]),
+              'query',
+            )
+          : [];
+        const size = this.hiddenSize + (this.options.companion?.dimensions ?? 0);
+        let next = 0;
+        return known.map((k) => (k ? vectors[next++]! : new Float32Array(size)));
+      }
+    }
+    const { companion } = this;
     // The transformer reads its own window of the page; the companion the longer text it was given.
-    const own = await this.embedOwn(
-      companion ? texts.map((t) => clipWords(t)) : texts,
-      companion ? 'document' : purpose,
-    );
+    const own = await this.embedOwn(companion ? texts.map((t) => clipWords(t)) : texts);
     if (!companion) return own;
     // Both unit length, scaled by the square roots of their shares: the combined cosine is the
     // weighted sum of the two models' cosines.
+    const share = this.options.companion?.weight ?? 0;
     const theirs = await companion.embed(texts);
     return own.map((v, i) => {
       const other = theirs[i]!;
@@ -86,34 +96,11 @@ export class TransformerModel {
     });
   }
 
-  /** Queries the models know a word of get vectors, the others zeros (see `knowsAWord`). */
-  private async embedKnown(texts: string[]): Promise<Float32Array[]> {
-    const known = texts.map((t) => this.knowsAWord(t));
-    const vectors = known.some(Boolean)
-      ? await this.embed(
-          texts.filter((_, i) => known[i]),
-          'query',
-        )
-      : [];
-    const size = this.dimensions;
-    let next = 0;
-    return known.map((k) => (k ? vectors[next++]! : new Float32Array(size)));
+  private get hiddenSize(): number {
+    return (this.model.config as unknown as { hidden_size: number }).hidden_size;
   }
 
-  private get dimensions(): number {
-    return (this.model.config as unknown as { hidden_size: number }).hidden_size + (this.companion ? 512 : 0);
-  }
-
-  private async embedOwn(texts: string[], purpose: 'document' | 'query' = 'document'): Promise<Float32Array[]> {
-    if (purpose === 'query') {
-      const known = texts.map((t) => this.knowsAWord(t));
-      if (!known.every(Boolean)) {
-        const vectors = known.some(Boolean) ? await this.embed(texts.filter((_, i) => known[i])) : [];
-        const size = (this.model.config as unknown as { hidden_size: number }).hidden_size;
-        let next = 0;
-        return known.map((k) => (k ? vectors[next++]! : new Float32Array(size)));
-      }
-    }
+  private async embedOwn(texts: string[]): Promise<Float32Array[]> {
     const inputs = this.tokenizer(texts, { padding: true, truncation: true, max_length: this.options.maxTokens });
     const output = (await this.model(inputs)) as { last_hidden_state: Tensor };
     const hidden = output.last_hidden_state;
