@@ -1,12 +1,10 @@
 import { WorkerClient, workerFile } from '../../lib/worker-client.js';
-import { clipWords, EMBED_WORDS, normalize, type Calibration, type Embedder, type EmbedPurpose } from './embedder.js';
+import { clipWords, normalize, type Calibration, type Embedder, type EmbedPurpose } from './embedder.js';
 import type { LocalModelSpec } from './local-models.js';
 import { checkModelFolder, downloadModel, type DownloadProgress } from './model-files.js';
 import type { TransformerModelOptions } from './transformer.model.js';
 
 const BATCH = 8;
-/** Words of a page a companion model reads (USE multilingual has no window; the transformer keeps EMBED_WORDS). */
-export const COMPANION_WORDS = 1000;
 
 /** A transformer sentence-embedding model from MODELS_DIR, in its own worker thread, started on first use. */
 export class TransformerEmbedder implements Embedder {
@@ -41,9 +39,7 @@ export class TransformerEmbedder implements Embedder {
 
   async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
-    // A companion reads further into the page than the transformer's window (decision 0019).
-    const words = this.options.companion ? COMPANION_WORDS : EMBED_WORDS;
-    const todo = texts.map((t, i) => [clipWords(t, words), i] as const).filter(([t]) => t.length > 0);
+    const todo = texts.map((t, i) => [clipWords(t), i] as const).filter(([t]) => t.length > 0);
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH);
       const vectors = await this.worker.call({ options: this.options, texts: batch.map(([t]) => t), purpose });

@@ -1,5 +1,4 @@
 import { AutoModel, AutoTokenizer, env, mean_pooling, type Tensor } from '@huggingface/transformers';
-import { clipWords } from './embedder.js';
 import { UseMultilingualModel } from './use-multilingual.model.js';
 
 export interface TransformerModelOptions {
@@ -78,8 +77,7 @@ export class TransformerModel {
       }
     }
     const { companion } = this;
-    // The transformer reads its own window of the page; the companion the longer text it was given.
-    const own = await this.embedOwn(companion ? texts.map((t) => clipWords(t)) : texts);
+    const own = await this.embedOwn(texts);
     if (!companion) return own;
     // Both unit length, scaled by the square roots of their shares: the combined cosine is the
     // weighted sum of the two models' cosines.
