@@ -15,6 +15,6 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   const base64 = await compile();
   writeFileSync(
     new URL('dot.wasm.ts', here),
-    `/** dot.wat compiled (node apps/server/src/modules/search/wasm/compile.mjs); a test checks it is current. */\nexport const DOT_WASM = '${base64}';\n`,
+    `/** dot.wat compiled (node apps/server/src/modules/search/wasm/compile.mjs); a test checks it is current. */\nexport const DOT_WASM =\n  '${base64}';\n`,
   );
 }
