@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import { normalize } from '../ml/embedder.js';
 import { DOT_WASM } from './wasm/dot.wasm.js';
 
 /** The part of the WebAssembly API used here (Node's type definitions for v20 do not declare it). */
@@ -70,6 +69,8 @@ export function sizeOf(v: UserVectors): number {
 
 const PAGE = 65536;
 
+/** Stored vectors are little-endian float32: read in place on such a host, through a DataView elsewhere. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** The largest magnitude of an int8 row component and of an int16 query component. */
 const ROW_MAX = 127;
 const QUERY_MAX = 32767;
@@ -102,15 +103,28 @@ export function buildVectors(version: number, model: string, dims: number, rows:
   let rowOf: Map<string, number> | null = null;
   const vector = new Float32Array(dims);
 
+  const vectorBytes = new Uint8Array(vector.buffer);
   const write = (row: number, bytes: Uint8Array) => {
-    // Read through a DataView: driver buffers need not be 4-byte aligned.
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let d = 0; d < dims; d++) vector[d] = view.getFloat32(d * 4, true);
-    normalize(vector);
-    const scale = maxAbs(vector) / ROW_MAX;
+    if (LITTLE_ENDIAN) {
+      // A copy into an aligned buffer: driver buffers need not be 4-byte aligned.
+      vectorBytes.set(bytes.subarray(0, dims * 4));
+    } else {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let d = 0; d < dims; d++) vector[d] = view.getFloat32(d * 4, true);
+    }
+    let squares = 0;
+    let max = 0;
+    for (let d = 0; d < dims; d++) {
+      const x = vector[d]!;
+      squares += x * x;
+      if (Math.abs(x) > max) max = Math.abs(x);
+    }
     const at = row * stride;
-    for (let d = 0; d < dims; d++) matrix[at + d] = scale > 0 ? Math.round(vector[d]! / scale) : 0;
-    scales[row] = scale;
+    // The unit vector's components in steps of its largest over ROW_MAX (a zero vector stays zeros).
+    const norm = Math.sqrt(squares);
+    const step = max > 0 && norm > 0 ? ROW_MAX / max : 0;
+    for (let d = 0; d < dims; d++) matrix[at + d] = Math.round(vector[d]! * step);
+    scales[row] = step > 0 ? max / norm / ROW_MAX : 0;
   };
   const grow = (rowsNeeded: number) => {
     capacity = Math.max(rowsNeeded, capacity + Math.max(64, Math.ceil(capacity / 16)));
