@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
 import { ALL_MINILM_L6_V2, MINILM_USE_MULTILINGUAL, USE_MULTILINGUAL_3 } from '../src/modules/ml/local-models.js';
 import { checkModelFolder, modelFolder } from '../src/modules/ml/model-files.js';
+import { TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines, startServer, upgrade, type TestServer } from './harness.js';
 import { provisionedModels, REPO_ROOT } from './models.js';
@@ -342,6 +343,25 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     } finally {
       await hub.close();
       rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(MODELS)('the model thread under load', { timeout: 120_000 }, () => {
+  it('answers a query before the page batches of other callers queued ahead of it', async () => {
+    const embedder = new TransformerEmbedder(SPEC, MODELS!);
+    try {
+      await embedder.embed(['warm up'], 'query');
+      const batch = (n: number) =>
+        Array.from({ length: 8 }, (_, i) => `${PAGES.mars!.text} Page ${n}.${i}. ${PAGES.pasta!.text}`);
+      const finished: string[] = [];
+      // Three analyses' batches were handed to the model before the query came.
+      const documents = [1, 2, 3].map((n) => embedder.embed(batch(n)).then(() => finished.push(`pages ${n}`)));
+      const query = embedder.embed(['spacecraft on the red planet'], 'query').then(() => finished.push('query'));
+      await Promise.all([...documents, query]);
+      expect(finished).toEqual(['pages 1', 'query', 'pages 2', 'pages 3']);
+    } finally {
+      await embedder.close();
     }
   });
 });

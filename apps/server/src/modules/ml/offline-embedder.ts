@@ -17,6 +17,9 @@ export class TransformerEmbedder implements Embedder {
     Float32Array[]
   >(workerFile('transformer', import.meta.url));
 
+  /** One batch in the model's thread at a time, queries first: a search never waits behind an import. */
+  private readonly lane = new QueryFirst();
+
   constructor(spec: LocalModelSpec, modelsDir: string, threads = 1) {
     this.modelId = spec.id;
     this.dimensions = spec.dimensions;
@@ -42,7 +45,9 @@ export class TransformerEmbedder implements Embedder {
     const todo = texts.map((t, i) => [clipWords(t), i] as const).filter(([t]) => t.length > 0);
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH);
-      const vectors = await this.worker.call({ options: this.options, texts: batch.map(([t]) => t), purpose });
+      const vectors = await this.lane.run(purpose === 'query', () =>
+        this.worker.call({ options: this.options, texts: batch.map(([t]) => t), purpose }),
+      );
       batch.forEach(([, index], k) => (out[index] = normalize(vectors[k]!)));
     }
     return out;
@@ -50,6 +55,30 @@ export class TransformerEmbedder implements Embedder {
 
   close(): Promise<void> {
     return this.worker.close();
+  }
+}
+
+/**
+ * Runs one piece of work at a time; waiting queries go before waiting documents, each kind in order.
+ * Without it every caller's next batch is posted to the worker at once, and a query lines up
+ * behind the batches of every analysis and re-embedding in progress.
+ */
+export class QueryFirst {
+  private busy = false;
+  private readonly queries: (() => void)[] = [];
+  private readonly documents: (() => void)[] = [];
+
+  async run<T>(query: boolean, work: () => Promise<T>): Promise<T> {
+    if (this.busy) await new Promise<void>((resolve) => (query ? this.queries : this.documents).push(resolve));
+    this.busy = true;
+    try {
+      return await work();
+    } finally {
+      // The turn passes straight to the next one waiting (busy stays set), or the lane is free.
+      const next = this.queries.shift() ?? this.documents.shift();
+      if (next) next();
+      else this.busy = false;
+    }
   }
 }
 
