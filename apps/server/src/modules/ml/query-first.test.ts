@@ -10,11 +10,15 @@ describe('QueryFirst', () => {
       await new Promise<void>((resolve) => (release = resolve));
       order.push('document 1');
     });
+    const step = (name: string) => () => {
+      order.push(name);
+      return Promise.resolve();
+    };
     const rest = [
-      lane.run(false, async () => void order.push('document 2')),
-      lane.run(true, async () => void order.push('query 1')),
-      lane.run(false, async () => void order.push('document 3')),
-      lane.run(true, async () => void order.push('query 2')),
+      lane.run(false, step('document 2')),
+      lane.run(true, step('query 1')),
+      lane.run(false, step('document 3')),
+      lane.run(true, step('query 2')),
     ];
     await Promise.resolve();
     expect(order).toEqual([]);
