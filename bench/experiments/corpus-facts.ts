@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pageText } from '../../apps/server/src/modules/ml/embedder.js';
+import { pageText, type EmbedPurpose } from '../../apps/server/src/modules/ml/embedder.js';
 import { createEmbedder } from '../lib/embedder.js';
 import type { PageFacts } from '../../apps/server/src/modules/pages/extractor.js';
 
@@ -29,11 +29,18 @@ export function paraphraseQueries(): Query[] {
   return JSON.parse(readFileSync(file, 'utf8')) as Query[];
 }
 
+type Embed = (texts: string[], purpose?: EmbedPurpose) => Promise<Float32Array[]>;
+
 /** The model (BENCH_MODEL) in its worker thread: `embed` for the duration of `work`, an empty text as "-". */
-export async function withEmbedder<T>(work: (embed: (texts: string[]) => Promise<Float32Array[]>) => Promise<T>) {
+export async function withEmbedder<T>(work: (embed: Embed) => Promise<T>) {
   const embedder = await createEmbedder();
   try {
-    return await work((texts) => embedder.embed(texts.map((t) => t || '-')));
+    return await work((texts, purpose) =>
+      embedder.embed(
+        texts.map((t) => t || '-'),
+        purpose,
+      ),
+    );
   } finally {
     await embedder.close();
   }
@@ -43,6 +50,9 @@ export async function withEmbedder<T>(work: (embed: (texts: string[]) => Promise
 export function productionVectors(pages: { facts: PageFacts }[], queries: Query[]) {
   return withEmbedder(async (embed) => ({
     pages: await embed(pages.map(({ facts }) => pageText(facts.title, facts.description, facts.text))),
-    queries: await embed(queries.map((q) => q.query)),
+    queries: await embed(
+      queries.map((q) => q.query),
+      'query',
+    ),
   }));
 }

