@@ -15,7 +15,9 @@ import { createEmbedder } from './lib/embedder.js';
 import { percentile } from './lib/stats.js';
 import { paraphraseQueries } from './experiments/corpus-facts.js';
 
-const MODELS = (process.env.BENCH_MODELS ?? 'use-lite,all-minilm-l6-v2@1,minilm-use-multilingual@1').split(',');
+const MODELS = (
+  process.env.BENCH_MODELS ?? 'use-lite,all-minilm-l6-v2@1,minilm-use-multilingual@1,minilm-bge-use-multilingual@1'
+).split(',');
 
 async function measure(spec: string): Promise<string> {
   const [name, threads] = spec.split('@');

@@ -20,7 +20,9 @@ const pairs = JSON.parse(readFileSync(path.join(here, 'tag-pairs.json'), 'utf8')
   different: [string, string][];
 };
 
-for (const name of ['use-lite', 'all-minilm-l6-v2', 'minilm-use-multilingual']) {
+for (const name of (
+  process.env.BENCH_MODELS ?? 'use-lite,all-minilm-l6-v2,minilm-use-multilingual,minilm-bge-use-multilingual'
+).split(',')) {
   const embedder = await createEmbedder(name);
   const score = async (list: [string, string][]) => {
     const vectors = await embedder.embed(list.flat().map(tagText));

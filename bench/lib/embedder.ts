@@ -11,9 +11,11 @@ export const BENCH_MODELS_DIR =
 
 /**
  * The embedding model the server uses for link vectors, in a worker thread: the offline transformer
- * (BENCH_MODEL, default minilm-use-multilingual as in the server; a candidate of CANDIDATE_MODELS too, from MODELS_DIR) or USE-lite (`BENCH_MODEL=use-lite`).
+ * (BENCH_MODEL, default minilm-bge-use-multilingual as in the server, or a candidate of CANDIDATE_MODELS, from MODELS_DIR) or USE-lite (`BENCH_MODEL=use-lite`).
  */
-export async function createEmbedder(name = process.env.BENCH_MODEL ?? 'minilm-use-multilingual'): Promise<Embedder> {
+export async function createEmbedder(
+  name = process.env.BENCH_MODEL ?? 'minilm-bge-use-multilingual',
+): Promise<Embedder> {
   if (name === 'use-lite') return new WorkerEmbedder();
   const spec = LOCAL_MODELS[name] ?? CANDIDATE_MODELS[name];
   if (!spec)

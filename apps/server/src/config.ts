@@ -70,10 +70,10 @@ export const ConfigSchema = z
     AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
     // The offline embedding model (decision 0011): a transformer from MODELS_DIR, or USE-lite alone.
     LOCAL_MODEL: z
-      .enum(['all-minilm-l6-v2', 'minilm-use-multilingual', 'use-lite'], {
-        error: 'must be all-minilm-l6-v2, minilm-use-multilingual or use-lite',
+      .enum(['minilm-bge-use-multilingual', 'minilm-use-multilingual', 'all-minilm-l6-v2', 'use-lite'], {
+        error: 'must be minilm-bge-use-multilingual, minilm-use-multilingual, all-minilm-l6-v2 or use-lite',
       })
-      .default('minilm-use-multilingual'),
+      .default('minilm-bge-use-multilingual'),
     MODELS_DIR: z.string().min(1, { error: 'must be a folder path' }).optional(),
     // Where a missing model is downloaded from (a mirror laid out like the hub), and whether it is.
     MODEL_HUB_URL: url(['http', 'https']).default('https://huggingface.co'),

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
-import { MINILM_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
+import { MINILM_BGE_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
+import { modelRank } from '../src/modules/ml/model-catalog.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines } from './harness.js';
 import { provisionedModels } from './models.js';
@@ -18,7 +19,7 @@ import { freePort, launch, stop, until } from './processes.js';
 
 const MODELS = provisionedModels();
 /** The default offline model (decision 0019). */
-const MODEL = MINILM_USE_MULTILINGUAL.id;
+const MODEL = MINILM_BGE_USE_MULTILINGUAL.id;
 
 /** Pages on distinct topics; the queries below share no word with the page they should find. */
 const PAGES: Record<string, { title: string; description: string; text: string }> = {
@@ -164,7 +165,7 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       await workersReady(1);
       const [registered] = await liveWorkers();
       expect(JSON.parse(registered!.models)).toEqual([MODEL, USE_LITE_MODEL_ID]);
-      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: modelRank(MODEL), active: MODEL });
       for (const name of ['pasta', 'mars', 'puppy']) await save(name);
       await analysed();
       expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MODEL]));
@@ -208,7 +209,7 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       expect(models).toEqual([[MODEL, USE_LITE_MODEL_ID], [USE_LITE_MODEL_ID]]);
       // Its start changed nothing: no run for its own model, the target and the active model stay.
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: modelRank(MODEL), active: MODEL });
       expect((await reembedJob())?.payload ?? '').not.toContain(USE_LITE_MODEL_ID);
 
       // Only the lagging worker runs jobs now: it analyses a new link with USE-lite and queues the run
@@ -221,11 +222,11 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       await until('the run into the target to be queued', async () => (await reembedJob())?.status === 'queued');
       expect(JSON.parse(String((await reembedJob())?.payload))).toMatchObject({
         model: MODEL,
-        dims: MINILM_USE_MULTILINGUAL.dimensions,
+        dims: MINILM_BGE_USE_MULTILINGUAL.dimensions,
       });
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect((await reembedJob())?.status).toBe('queued');
-      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: modelRank(MODEL), active: MODEL });
       // Search keeps answering: the new link by its words.
       const [byWords] = await search('violin bow');
       expect([byWords?.title, byWords?.match_type]).toEqual(['Choosing a violin bow', 'text']);
@@ -234,7 +235,7 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       await start('worker');
       await until('the run to finish', async () => (await reembedJob())?.status === 'done');
       expect(new Set((await vectors()).map((v) => v.model))).toEqual(new Set([MODEL]));
-      expect(await searchState()).toEqual({ target: MODEL, target_rank: 2, active: MODEL });
+      expect(await searchState()).toEqual({ target: MODEL, target_rank: modelRank(MODEL), active: MODEL });
       await until('a worker with the model to be ready', async () =>
         (await liveWorkers()).some((w) => (JSON.parse(w.models) as string[])[0] === MODEL),
       );

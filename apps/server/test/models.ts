@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { modelFolders, MINILM_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
+import { modelFolders, MINILM_BGE_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
 import { modelFolder } from '../src/modules/ml/model-files.js';
 
 /** The repository's root (scripts/, data/). */
@@ -15,7 +15,7 @@ export const PROVISIONED_MODELS_DIR = process.env.LINKWISE_MODELS_DIR ?? path.jo
  * `.ci/run` provisions it first).
  */
 export function provisionedModels(): string | null {
-  const built = modelFolders(MINILM_USE_MULTILINGUAL).map((part) =>
+  const built = modelFolders(MINILM_BGE_USE_MULTILINGUAL).map((part) =>
     path.join(modelFolder(PROVISIONED_MODELS_DIR, part), 'onnx/model_quantized.onnx'),
   );
   if (built.every((file) => existsSync(file))) {

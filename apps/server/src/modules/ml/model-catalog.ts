@@ -1,5 +1,5 @@
 import { DEFAULT_CALIBRATION, type Calibration } from './embedder.js';
-import { ALL_MINILM_L6_V2, MINILM_USE_MULTILINGUAL } from './local-models.js';
+import { ALL_MINILM_L6_V2, MINILM_BGE_USE_MULTILINGUAL, MINILM_USE_MULTILINGUAL } from './local-models.js';
 import { USE_LITE_DIMENSIONS, USE_LITE_MODEL_ID } from './use-lite.constants.js';
 
 /** What every process knows of an offline model without loading it. */
@@ -27,6 +27,12 @@ const CATALOG: CatalogModel[] = [
     dimensions: MINILM_USE_MULTILINGUAL.dimensions,
     calibration: MINILM_USE_MULTILINGUAL.calibration,
     rank: 2,
+  },
+  {
+    id: MINILM_BGE_USE_MULTILINGUAL.id,
+    dimensions: MINILM_BGE_USE_MULTILINGUAL.dimensions,
+    calibration: MINILM_BGE_USE_MULTILINGUAL.calibration,
+    rank: 3,
   },
 ];
 

@@ -31,13 +31,17 @@ export class TransformerEmbedder implements Embedder {
       maxTokens: spec.maxTokens,
       ...(spec.queryPrefix && { queryPrefix: spec.queryPrefix }),
       threads,
-      ...(spec.companion && {
-        companion: {
-          repo: spec.companion.repo,
-          weight: spec.companion.weight,
-          dimensions: spec.companion.dimensions,
-        },
-      }),
+      companions: (spec.companions ?? []).map(
+        ({ kind, repo, weight, dimensions, pooling, maxTokens, queryPrefix }) => ({
+          kind,
+          repo,
+          weight,
+          dimensions,
+          pooling: pooling ?? 'mean',
+          maxTokens: maxTokens ?? spec.maxTokens,
+          ...(queryPrefix && { queryPrefix }),
+        }),
+      ),
     };
   }
 

@@ -1,5 +1,5 @@
 import type { Embedder } from './embedder.js';
-import { ALL_MINILM_L6_V2, MINILM_USE_MULTILINGUAL } from './local-models.js';
+import { ALL_MINILM_L6_V2, MINILM_BGE_USE_MULTILINGUAL, MINILM_USE_MULTILINGUAL } from './local-models.js';
 import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
 
 // Tag vectors of the offline models, shared by the tag manager's merge suggestions (links) and
@@ -14,6 +14,7 @@ export const MEANING_THRESHOLDS: Readonly<Record<string, number>> = {
   [USE_LITE_MODEL_ID]: 0.7,
   [ALL_MINILM_L6_V2.id]: 0.8,
   [MINILM_USE_MULTILINGUAL.id]: 0.8,
+  [MINILM_BGE_USE_MULTILINGUAL.id]: 0.81,
 };
 
 /** What a tag's vector is made of: its words, so "machine-learning" reads as "machine learning". */

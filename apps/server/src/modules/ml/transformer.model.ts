@@ -1,30 +1,44 @@
 import { AutoModel, AutoTokenizer, env, mean_pooling, type Tensor } from '@huggingface/transformers';
 import { UseMultilingualModel } from './use-multilingual.model.js';
 
-export interface TransformerModelOptions {
-  modelsDir: string;
+interface OwnModelOptions {
   repo: string;
   pooling: 'mean' | 'cls';
   maxTokens: number;
-  /** Put before a query's text for this model only (the companion reads the query as typed). */
+  /** Put before a query's text for this model only (its companions read the query as typed). */
   queryPrefix?: string;
+}
+
+export interface TransformerModelOptions extends OwnModelOptions {
+  modelsDir: string;
   threads: number;
-  /** A model whose vector is appended (decision 0019): its size and share of the combined cosine. */
-  companion?: { repo: string; weight: number; dimensions: number };
+  /** Models whose vectors are appended (decisions 0019, 0020): each one's size and share of the cosine. */
+  companions?: (Partial<OwnModelOptions> & {
+    kind: 'use-multilingual' | 'transformer';
+    repo: string;
+    weight: number;
+    dimensions: number;
+  })[];
+}
+
+/** What a companion model does: unit vectors, and whether it knows a word. */
+interface Companion {
+  knowsWord(word: string): boolean;
+  unitVectors(texts: string[], purpose: 'document' | 'query'): Promise<Float32Array[]>;
 }
 
 /**
  * A sentence-embedding transformer on onnxruntime-node (int8 ONNX), read from MODELS_DIR only:
  * the files were checked against their pins before this thread started, so no download happens here.
  */
-export class TransformerModel {
+export class TransformerModel implements Companion {
   private vocab: Map<string, number> | undefined;
 
   private constructor(
     private readonly tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>,
     private readonly model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>,
     private readonly options: TransformerModelOptions,
-    private readonly companion: UseMultilingualModel | null,
+    private readonly companions: Companion[],
   ) {}
 
   static async load(options: TransformerModelOptions): Promise<TransformerModel> {
@@ -44,10 +58,30 @@ export class TransformerModel {
         enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
       },
     });
-    const companion = options.companion
-      ? await UseMultilingualModel.load(options.modelsDir, options.companion.repo, options.threads)
-      : null;
-    return new TransformerModel(tokenizer, model, options, companion);
+    const companions: Companion[] = [];
+    for (const c of options.companions ?? []) {
+      if (c.kind === 'use-multilingual') {
+        const use = await UseMultilingualModel.load(options.modelsDir, c.repo, options.threads);
+        companions.push({ knowsWord: (w) => use.knowsWord(w), unitVectors: (texts) => use.embed(texts) });
+      } else {
+        const { modelsDir, threads, maxTokens } = options;
+        companions.push(
+          await TransformerModel.load({ pooling: 'mean', maxTokens, ...c, modelsDir, threads, companions: [] }),
+        );
+      }
+    }
+    return new TransformerModel(tokenizer, model, options, companions);
+  }
+
+  /** Whether a word is a whole token of the model's vocabulary. */
+  knowsWord(word: string): boolean {
+    this.vocab ??= this.tokenizer.get_vocab();
+    return this.vocab.has(word);
+  }
+
+  /** This model's own vectors, unit length (a companion of another model). */
+  async unitVectors(texts: string[], purpose: 'document' | 'query'): Promise<Float32Array[]> {
+    return (await this.embedOwn(texts, purpose)).map((v) => scale(v, 1 / (Math.hypot(...v) || 1)));
   }
 
   /**
@@ -56,10 +90,8 @@ export class TransformerModel {
    * lands near some page: it gets a zero vector instead, which matches nothing.
    */
   knowsAWord(text: string): boolean {
-    this.vocab ??= this.tokenizer.get_vocab();
-    const vocab = this.vocab;
     const words = text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
-    return words.some((w) => vocab.has(w) || this.companion?.knowsWord(w));
+    return words.some((w) => this.knowsWord(w) || this.companions.some((c) => c.knowsWord(w)));
   }
 
   /** One vector per text (not yet unit length); texts must be non-empty. Unknown queries: zeros. */
@@ -73,26 +105,25 @@ export class TransformerModel {
               'query',
             )
           : [];
-        const size = this.hiddenSize + (this.options.companion?.dimensions ?? 0);
+        const size = this.hiddenSize + (this.options.companions ?? []).reduce((n, c) => n + c.dimensions, 0);
         let next = 0;
         return known.map((k) => (k ? vectors[next++]! : new Float32Array(size)));
       }
     }
-    const { companion } = this;
-    const prefix = purpose === 'query' ? this.options.queryPrefix : undefined;
-    const own = await this.embedOwn(prefix ? texts.map((t) => prefix + t) : texts);
-    if (!companion) return own;
-    // Both unit length, scaled by the square roots of their shares: the combined cosine is the
-    // weighted sum of the two models' cosines.
-    const share = this.options.companion?.weight ?? 0;
-    const theirs = await companion.embed(texts);
-    return own.map((v, i) => {
-      const other = theirs[i]!;
-      const out = new Float32Array(v.length + other.length);
-      const a = Math.sqrt(1 - share) / (Math.hypot(...v) || 1);
-      const b = Math.sqrt(share);
-      for (let k = 0; k < v.length; k++) out[k] = v[k]! * a;
-      for (let k = 0; k < other.length; k++) out[v.length + k] = other[k]! * b;
+    if (this.companions.length === 0) return this.embedOwn(texts, purpose);
+    // Every part unit length, scaled by the square root of its share: the joined cosine is the
+    // sum of each model's cosine times its share.
+    const shares = (this.options.companions ?? []).map((c) => c.weight);
+    const parts = [await this.unitVectors(texts, purpose)];
+    for (const companion of this.companions) parts.push(await companion.unitVectors(texts, purpose));
+    const weights = [1 - shares.reduce((a, b) => a + b, 0), ...shares].map(Math.sqrt);
+    return texts.map((_, i) => {
+      const out = new Float32Array(parts.reduce((n, p) => n + p[i]!.length, 0));
+      let at = 0;
+      parts.forEach((p, k) => {
+        out.set(scale(p[i]!, weights[k]!), at);
+        at += p[i]!.length;
+      });
       return out;
     });
   }
@@ -101,8 +132,13 @@ export class TransformerModel {
     return (this.model.config as unknown as { hidden_size: number }).hidden_size;
   }
 
-  private async embedOwn(texts: string[]): Promise<Float32Array[]> {
-    const inputs = this.tokenizer(texts, { padding: true, truncation: true, max_length: this.options.maxTokens });
+  private async embedOwn(texts: string[], purpose: 'document' | 'query'): Promise<Float32Array[]> {
+    const prefix = purpose === 'query' ? this.options.queryPrefix : undefined;
+    const inputs = this.tokenizer(prefix ? texts.map((t) => prefix + t) : texts, {
+      padding: true,
+      truncation: true,
+      max_length: this.options.maxTokens,
+    });
     const output = (await this.model(inputs)) as { last_hidden_state: Tensor };
     const hidden = output.last_hidden_state;
     const pooled =
@@ -114,4 +150,9 @@ export class TransformerModel {
     pooled.dispose();
     return out;
   }
+}
+
+function scale(v: Float32Array, by: number): Float32Array {
+  for (let i = 0; i < v.length; i++) v[i]! *= by;
+  return v;
 }
