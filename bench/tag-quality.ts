@@ -6,7 +6,7 @@
  * the server's own extraction of each page. Also the keyphrase tagger's cost: pages per second of
  * the page vector alone and of the page vector plus the tags. Last, the cosines of the abbreviation-shaped
  * pairs of bench/tag-pairs.json (same meaning, different, and look-alike controls) that set
- * ABBREVIATION_FLOOR: just above the highest pair that does not mean the same.
+ * the abbreviation floor (per model, abbreviationFloor): just above the highest pair that does not mean the same.
  *
  *   npm run bench:tags -w @linkwise/bench         (MODELS_DIR: the provisioned offline model)
  *   TAGS_SHOW=1 ...                                prints each page's tags
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tagKey } from '@linkwise/contract';
-import { ABBREVIATION_FLOOR, isAbbreviation, keyphraseTags } from '../apps/server/src/modules/analysis/keyphrases.js';
+import { abbreviationFloor, isAbbreviation, keyphraseTags } from '../apps/server/src/modules/analysis/keyphrases.js';
 import { keywordTags } from '../apps/server/src/modules/analysis/understanding.js';
 import { cosine, pageText } from '../apps/server/src/modules/ml/embedder.js';
 import { tagText } from '../apps/server/src/modules/ml/tag-vectors.js';
@@ -102,7 +102,7 @@ for (const kind of ['same', 'different', 'abbreviationControls'] as const) {
     if (!isAbbreviation(short, long)) continue;
     const [va, vb] = await embedder.embed([tagText(short), tagText(long)]);
     const similarity = cosine(va!, vb!);
-    const verdict = similarity >= ABBREVIATION_FLOOR ? 'preferred' : 'not preferred';
+    const verdict = similarity >= abbreviationFloor(embedder.modelId) ? 'preferred' : 'not preferred';
     abbreviations.push(`| ${kind} | ${short} / ${long} | ${similarity.toFixed(3)} | ${verdict} |`);
   }
 }
@@ -123,6 +123,6 @@ console.log(
   `\npages/s, one page at a time: page vector only ${perPage(vectorSeconds)}, page vector + keyphrase tags ` +
     `${perPage(vectorSeconds + tagSeconds)} (ratio ${(vectorSeconds / (vectorSeconds + tagSeconds)).toFixed(2)})`,
 );
-console.log(`\nabbreviation-shaped pairs, ABBREVIATION_FLOOR ${ABBREVIATION_FLOOR}`);
+console.log(`\nabbreviation-shaped pairs, abbreviation floor ${abbreviationFloor(embedder.modelId)}`);
 console.log('| pair kind | abbreviation / tag | cosine | existing tag |\n| --- | --- | --- | --- |');
 console.log(abbreviations.join('\n'));

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { cleanTag, tagKey } from '@linkwise/contract';
 import { cosine, type Embedder } from '../ml/embedder.js';
 import { MEANING_THRESHOLDS, type TagVectorCache } from '../ml/tag-vectors.js';
+import { MINILM_BGE_USE_MULTILINGUAL } from '../ml/local-models.js';
 import type { PageFacts } from '../pages/extractor.js';
 import { MAX_TAGS, mentionedTags, mergeTags, STOPWORDS } from './understanding.js';
 
@@ -17,9 +18,12 @@ const DIVERSITY = 0.3;
 const MIN_SCORE = 0.3;
 /**
  * An existing tag that abbreviates a proposed one (js, javascript) is preferred from this cosine:
- * these models place abbreviations just below the meaning threshold (decision 0016).
+ * these models place abbreviations just below the meaning threshold. Per model, just above its
+ * highest abbreviation-shaped pair that does not mean the same (bench:tags; decisions 0016, 0020).
  */
 export const ABBREVIATION_FLOOR = 0.67;
+const ABBREVIATION_FLOORS: Readonly<Record<string, number>> = { [MINILM_BGE_USE_MULTILINGUAL.id]: 0.64 };
+export const abbreviationFloor = (modelId: string): number => ABBREVIATION_FLOORS[modelId] ?? ABBREVIATION_FLOOR;
 
 // Words that occur on any page but never name its topic, on top of the language's stop words.
 const GENERIC = new Set(
@@ -232,7 +236,7 @@ async function preferExisting(
     let bestSimilarity = -Infinity;
     for (const [name, v] of known) {
       const similarity = cosine(v, vector);
-      const bar = isAbbreviation(name, tag) ? Math.min(threshold, ABBREVIATION_FLOOR) : threshold;
+      const bar = isAbbreviation(name, tag) ? Math.min(threshold, abbreviationFloor(embedder.modelId)) : threshold;
       if (similarity >= bar && similarity > bestSimilarity) [best, bestSimilarity] = [name, similarity];
     }
     return best ?? tag;
