@@ -1,6 +1,6 @@
 /**
  * The in-memory part of search by meaning at 100k links for each vector size the offline models
- * store (384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual): exact top-100 over one user's
+ * store (384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual, 1,280 with bge too): exact top-100 over one user's
  * matrix (WebAssembly SIMD), the sizes interleaved in one process so that their ratios hold on a
  * busy machine. Seeded; no database.
  *
@@ -11,7 +11,7 @@ import { buildVectors, sizeOf, topK } from '../../apps/server/src/modules/search
 import { percentile } from '../lib/stats.js';
 
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
-const SIZES = [384, 512, 896];
+const SIZES = [384, 512, 896, 1280];
 let seed = 42;
 const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
 const vector = (dims: number) => normalize(Float32Array.from({ length: dims }, next));
