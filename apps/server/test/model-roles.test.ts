@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
-import { MINILM_BGE_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
+import {
+  ALL_MINILM_L6_V2,
+  MINILM_BGE_USE_MULTILINGUAL,
+  MINILM_USE_MULTILINGUAL,
+} from '../src/modules/ml/local-models.js';
 import { modelRank } from '../src/modules/ml/model-catalog.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines } from './harness.js';
@@ -20,6 +24,8 @@ import { freePort, launch, stop, until } from './processes.js';
 const MODELS = provisionedModels();
 /** The default offline model (decision 0019). */
 const MODEL = MINILM_BGE_USE_MULTILINGUAL.id;
+/** What a worker with the model embeds with: it, the older models taken from its parts, USE-lite. */
+const EMBEDS = [MODEL, ALL_MINILM_L6_V2.id, MINILM_USE_MULTILINGUAL.id, USE_LITE_MODEL_ID];
 
 /** Pages on distinct topics; the queries below share no word with the page they should find. */
 const PAGES: Record<string, { title: string; description: string; text: string }> = {
@@ -164,7 +170,7 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       const worker = await start('worker');
       await workersReady(1);
       const [registered] = await liveWorkers();
-      expect(JSON.parse(registered!.models)).toEqual([MODEL, USE_LITE_MODEL_ID]);
+      expect(JSON.parse(registered!.models)).toEqual(EMBEDS);
       expect(await searchState()).toEqual({ target: MODEL, target_rank: modelRank(MODEL), active: MODEL });
       for (const name of ['pasta', 'mars', 'puppy']) await save(name);
       await analysed();
@@ -206,7 +212,7 @@ describe.runIf(MODELS && existsSync('/proc/self/maps')).each(engines().filter((e
       const lagging = await start('worker', { MODELS_DIR: noModels });
       await workersReady(2);
       const models = (await liveWorkers()).map((w) => JSON.parse(w.models) as string[]).sort();
-      expect(models).toEqual([[MODEL, USE_LITE_MODEL_ID], [USE_LITE_MODEL_ID]]);
+      expect(models).toEqual([EMBEDS, [USE_LITE_MODEL_ID]]);
       // Its start changed nothing: no run for its own model, the target and the active model stay.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await searchState()).toEqual({ target: MODEL, target_rank: modelRank(MODEL), active: MODEL });

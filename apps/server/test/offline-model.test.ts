@@ -7,10 +7,13 @@ import path from 'node:path';
 import type { ApiClient, Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REEMBED_DEDUPE_KEY } from '../src/modules/embeddings/reembed.service.js';
+import { DerivedEmbedder, derivable } from '../src/modules/ml/derived-embedder.js';
 import {
   ALL_MINILM_L6_V2,
   BGE_SMALL_EN_V15,
+  BGE_USE_MULTILINGUAL,
   MINILM_BGE_USE_MULTILINGUAL,
+  MINILM_USE_MULTILINGUAL,
   USE_MULTILINGUAL_3,
 } from '../src/modules/ml/local-models.js';
 import { modelRank } from '../src/modules/ml/model-catalog.js';
@@ -21,7 +24,7 @@ import { engines, startServer, upgrade, type TestServer } from './harness.js';
 import { provisionedModels, REPO_ROOT } from './models.js';
 
 const MODELS = provisionedModels();
-/** The default offline model: all-MiniLM-L6-v2 with USE multilingual appended (decision 0015). */
+/** The default offline model: all-MiniLM-L6-v2, bge-small-en-v1.5 and USE multilingual joined (decision 0020). */
 const SPEC = MINILM_BGE_USE_MULTILINGUAL;
 const MODEL = SPEC.id;
 
@@ -397,3 +400,96 @@ describe.runIf(MODELS)('a model read with a query instruction', { timeout: 120_0
     }
   });
 });
+
+describe.runIf(MODELS)('an older model taken from the parts of the running one', { timeout: 120_000 }, () => {
+  it('gives the vectors MiniLM + USE multilingual and MiniLM alone would, without loading them', async () => {
+    expect(derivable(SPEC, MINILM_USE_MULTILINGUAL)).toBe(true);
+    expect(derivable(SPEC, ALL_MINILM_L6_V2)).toBe(true);
+    // bge + USE multilingual read pages and queries as their parts inside the three do.
+    expect(derivable(SPEC, BGE_USE_MULTILINGUAL)).toBe(true);
+    expect(derivable(MINILM_USE_MULTILINGUAL, SPEC)).toBe(false);
+    expect(derivable(SPEC, SPEC)).toBe(false);
+    const three = new TransformerEmbedder(SPEC, MODELS!);
+    const older = [MINILM_USE_MULTILINGUAL, ALL_MINILM_L6_V2].map((spec) => new TransformerEmbedder(spec, MODELS!));
+    const gap = (a: Float32Array, b: Float32Array) => Math.max(...a.map((x, i) => Math.abs(x - b[i]!)));
+    try {
+      const texts = ['spacecraft on the red planet', 'cómo educar a un cachorro', 'xyzzyqwerty'];
+      for (const model of older) {
+        const derived = new DerivedEmbedder(
+          three,
+          SPEC,
+          MINILM_USE_MULTILINGUAL.id === model.modelId ? MINILM_USE_MULTILINGUAL : ALL_MINILM_L6_V2,
+        );
+        expect([derived.modelId, derived.dimensions]).toEqual([model.modelId, model.dimensions]);
+        for (const purpose of ['query', 'document'] as const) {
+          const mine = await derived.embed(texts, purpose);
+          const theirs = await model.embed(texts, purpose);
+          texts.forEach((_, i) => expect(gap(mine[i]!, theirs[i]!)).toBeLessThan(1e-5));
+        }
+      }
+    } finally {
+      await Promise.all([three.close(), ...older.map((m) => m.close())]);
+    }
+  });
+});
+
+describe.runIf(MODELS).each(engines())(
+  'moving from MiniLM + USE multilingual to the three on %s',
+  { timeout: 180_000 },
+  (engine) => {
+    let pages: Awaited<ReturnType<typeof servePages>>;
+    let server: TestServer;
+    const env = (extra: Record<string, string> = {}) => ({
+      FETCH_ALLOW_PRIVATE: 'true',
+      JOBS_ENABLED: 'true',
+      MODELS_DIR: MODELS!,
+      ...extra,
+    });
+    beforeAll(async () => {
+      pages = await servePages();
+      server = await startServer(engine, env({ LOCAL_MODEL: 'minilm-use-multilingual' }));
+    });
+    afterAll(async () => {
+      await server?.close();
+      await pages.close();
+    });
+
+    it('finds the links not yet re-embedded by meaning while the run is pending', async () => {
+      const { api } = await server.signUp('pro');
+      await upgrade(server, api);
+      const links: Link[] = [];
+      for (const name of Object.keys(PAGES)) links.push(await api.createLink({ body: { url: pages.url(name) } }));
+      await until('analysis', async () => {
+        const all = await Promise.all(links.map((l) => api.getLink({ params: { id: l.id } })));
+        return all.every((l) => l.analysisStatus !== 'pending');
+      });
+      const models = async () =>
+        new Set(
+          (await server.database.db.selectFrom('embeddings').select(['model', 'dims']).execute()).map(
+            (v) => `${v.model}/${v.dims}`,
+          ),
+        );
+      expect(await models()).toEqual(new Set([`${MINILM_USE_MULTILINGUAL.id}/${MINILM_USE_MULTILINGUAL.dimensions}`]));
+
+      // This release's default runs; the target moved to it, no run has re-embedded anything (no jobs).
+      await server.restart(env({ JOBS_ENABLED: 'false', LOCAL_MODEL: 'minilm-bge-use-multilingual' }));
+      await server.database.db
+        .updateTable('search_models')
+        .set({ target: MODEL, target_dims: SPEC.dimensions, target_rank: modelRank(MODEL) })
+        .execute();
+      const first = async (query: string) => (await api.search({ query: { query } })).data[0];
+      await until(
+        'a search by meaning once the three are loaded',
+        async () => (await first('italian noodles'))?.match_type === 'semantic',
+      );
+      const space = await first('spacecraft on the red planet');
+      expect([space?.title, space?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
+      const dog = await first('cómo educar a un cachorro');
+      expect([dog?.title, dog?.match_type]).toEqual(['Training your puppy', 'semantic']);
+      expect(await server.database.db.selectFrom('search_models').select(['target', 'active']).execute()).toEqual([
+        { target: MODEL, active: MINILM_USE_MULTILINGUAL.id },
+      ]);
+      expect(await models()).toEqual(new Set([`${MINILM_USE_MULTILINGUAL.id}/${MINILM_USE_MULTILINGUAL.dimensions}`]));
+    });
+  },
+);

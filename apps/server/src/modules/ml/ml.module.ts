@@ -5,6 +5,7 @@ import { catalogModel } from './model-catalog.js';
 import type { LlmPolicy, LlmProvider } from './providers/llm.js';
 import { RemoteEmbedder } from './providers/remote-embedder.js';
 import { USE_LITE_MODEL_ID } from './use-lite.constants.js';
+import { DerivedEmbedder, derivable } from './derived-embedder.js';
 import { LOCAL_MODELS } from './local-models.js';
 import { OfflineEmbedder, type OfflineModelLog } from './offline-embedder.js';
 
@@ -157,10 +158,19 @@ export async function buildModels(config: Config, chosen?: Embedder, options: Mo
   // both, and USE-lite never loads), USE-lite before and beside a remote model (decision 0011).
   const categoryEmbedder = offline || embedder.modelId === USE_LITE_MODEL_ID ? embedder : timed(useLite);
   const rollout = !chosen && !remote;
+  // Older offline models made of this one's parts answer from it once it runs (decision 0020).
+  const derived =
+    offline && spec
+      ? Object.values(LOCAL_MODELS)
+          .filter((older) => derivable(spec, older))
+          .map((older) => timed(new DerivedEmbedder(offline, spec, older)))
+      : [];
   const local = () => {
     const out = new Map<string, Embedder>();
     if (rollout) out.set(embedder.modelId, embedder);
     out.set(categoryEmbedder.modelId, categoryEmbedder);
+    if (rollout && offline?.modelId === spec?.id)
+      for (const d of derived) if (!out.has(d.modelId)) out.set(d.modelId, d);
     // USE-lite answers queries against links not yet re-embedded away from it (decision 0018).
     if (!out.has(USE_LITE_MODEL_ID)) out.set(USE_LITE_MODEL_ID, timed(useLite));
     return out;
