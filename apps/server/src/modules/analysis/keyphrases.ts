@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { cleanTag, tagKey } from '@linkwise/contract';
 import { cosine, type Embedder } from '../ml/embedder.js';
-import { MEANING_THRESHOLDS, type TagVectorCache } from '../ml/tag-vectors.js';
-import { MINILM_BGE_USE_MULTILINGUAL } from '../ml/local-models.js';
+import { abbreviationFloor, MEANING_THRESHOLDS, type TagVectorCache } from '../ml/tag-vectors.js';
 import type { PageFacts } from '../pages/extractor.js';
 import { MAX_TAGS, mentionedTags, mergeTags, STOPWORDS } from './understanding.js';
 
@@ -16,14 +15,6 @@ const MEANING_WEIGHT = 0.7;
 const DIVERSITY = 0.3;
 /** Below this combined score a phrase is not a tag, so a thin page gets fewer than five. */
 const MIN_SCORE = 0.3;
-/**
- * An existing tag that abbreviates a proposed one (js, javascript) is preferred from this cosine:
- * these models place abbreviations just below the meaning threshold. Per model, just above its
- * highest abbreviation-shaped pair that does not mean the same (bench:tags; decisions 0016, 0020).
- */
-export const ABBREVIATION_FLOOR = 0.67;
-const ABBREVIATION_FLOORS: Readonly<Record<string, number>> = { [MINILM_BGE_USE_MULTILINGUAL.id]: 0.64 };
-export const abbreviationFloor = (modelId: string): number => ABBREVIATION_FLOORS[modelId] ?? ABBREVIATION_FLOOR;
 
 // Words that occur on any page but never name its topic, on top of the language's stop words.
 const GENERIC = new Set(

@@ -1,5 +1,5 @@
 import type { Calibration, Embedder, EmbedPurpose } from './embedder.js';
-import type { LocalModelSpec } from './local-models.js';
+import { companionReading, type LocalModelSpec } from './local-models.js';
 
 /** One model's unit vector inside a joined vector: what reads it, where it sits, its share. */
 interface Part {
@@ -14,13 +14,12 @@ function layout(spec: LocalModelSpec): Part[] {
   const companions = spec.companions ?? [];
   const ownDims = spec.dimensions - companions.reduce((n, c) => n + c.dimensions, 0);
   const own = { key: readerKey(spec.repo, spec.pooling, spec.maxTokens, spec.queryPrefix), dims: ownDims };
-  const others = companions.map((c) => ({
-    key:
-      c.kind === 'use-multilingual'
-        ? c.repo
-        : readerKey(c.repo, c.pooling ?? 'mean', c.maxTokens ?? spec.maxTokens, c.queryPrefix),
-    dims: c.dimensions,
-  }));
+  const others = companions.map((c) => {
+    const { pooling, maxTokens, queryPrefix } = companionReading(spec, c);
+    // USE multilingual reads every text one way: its repository says it all.
+    const key = c.kind === 'use-multilingual' ? c.repo : readerKey(c.repo, pooling, maxTokens, queryPrefix);
+    return { key, dims: c.dimensions };
+  });
   const shares = [1 - companions.reduce((n, c) => n + c.weight, 0), ...companions.map((c) => c.weight)];
   let at = 0;
   return [own, ...others].map((part, i) => {

@@ -104,7 +104,8 @@ export const BGE_SMALL_EN_V15: CompanionModelSpec = {
   repo: 'linkwise/bge-small-en-v1.5',
   revision: 'main',
   dimensions: 384,
-  weight: 0.5,
+  // Its share in the default (MINILM_BGE_USE_MULTILINGUAL).
+  weight: 0.15,
   pooling: 'cls',
   maxTokens: 256,
   queryPrefix: 'Represent this sentence for searching relevant passages: ',
@@ -143,10 +144,7 @@ export const MINILM_BGE_USE_MULTILINGUAL: LocalModelSpec = {
   id: 'minilm-bge-usem3-q8',
   dimensions: ALL_MINILM_L6_V2.dimensions + BGE_SMALL_EN_V15.dimensions + USE_MULTILINGUAL_3.dimensions,
   calibration: { floor: 0.17, certain: 0.45 },
-  companions: [
-    { ...BGE_SMALL_EN_V15, weight: 0.15 },
-    { ...USE_MULTILINGUAL_3, weight: 0.6 },
-  ],
+  companions: [BGE_SMALL_EN_V15, USE_MULTILINGUAL_3],
 };
 
 export const LOCAL_MODELS: Record<string, LocalModelSpec> = {
@@ -159,6 +157,18 @@ export const LOCAL_MODELS: Record<string, LocalModelSpec> = {
 export const CANDIDATE_MODELS: Record<string, LocalModelSpec> = {
   'bge-use-multilingual': BGE_USE_MULTILINGUAL,
 };
+
+/** How a companion reads a text: a transformer's pooling and window default to the first model's reading. */
+export function companionReading(
+  spec: LocalModelSpec,
+  companion: CompanionModelSpec,
+): { pooling: 'mean' | 'cls'; maxTokens: number; queryPrefix?: string } {
+  return {
+    pooling: companion.pooling ?? 'mean',
+    maxTokens: companion.maxTokens ?? spec.maxTokens,
+    ...(companion.queryPrefix && { queryPrefix: companion.queryPrefix }),
+  };
+}
 
 /** Every folder a model needs: its own and its companions'. */
 export function modelFolders(spec: LocalModelSpec): ModelFolderSpec[] {

@@ -1,6 +1,6 @@
 import { WorkerClient, workerFile } from '../../lib/worker-client.js';
 import { clipWords, normalize, type Calibration, type Embedder, type EmbedPurpose } from './embedder.js';
-import type { LocalModelSpec } from './local-models.js';
+import { companionReading, type LocalModelSpec } from './local-models.js';
 import { checkModelFolder, downloadModel, type DownloadProgress } from './model-files.js';
 import type { TransformerModelOptions } from './transformer.model.js';
 
@@ -31,17 +31,13 @@ export class TransformerEmbedder implements Embedder {
       maxTokens: spec.maxTokens,
       ...(spec.queryPrefix && { queryPrefix: spec.queryPrefix }),
       threads,
-      companions: (spec.companions ?? []).map(
-        ({ kind, repo, weight, dimensions, pooling, maxTokens, queryPrefix }) => ({
-          kind,
-          repo,
-          weight,
-          dimensions,
-          pooling: pooling ?? 'mean',
-          maxTokens: maxTokens ?? spec.maxTokens,
-          ...(queryPrefix && { queryPrefix }),
-        }),
-      ),
+      companions: (spec.companions ?? []).map((c) => ({
+        kind: c.kind,
+        repo: c.repo,
+        weight: c.weight,
+        dimensions: c.dimensions,
+        ...companionReading(spec, c),
+      })),
     };
   }
 

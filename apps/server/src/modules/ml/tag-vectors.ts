@@ -17,6 +17,16 @@ export const MEANING_THRESHOLDS: Readonly<Record<string, number>> = {
   [MINILM_BGE_USE_MULTILINGUAL.id]: 0.81,
 };
 
+/**
+ * Per model, the cosine from which an existing tag that abbreviates a proposed one (js, javascript)
+ * is preferred: these models place abbreviations just below the meaning threshold. Just above the
+ * model's highest abbreviation-shaped pair that does not mean the same (bench:tags; decisions 0016,
+ * 0020); 0.67, measured on MiniLM, for the others.
+ */
+const ABBREVIATION_FLOOR = 0.67;
+const ABBREVIATION_FLOORS: Readonly<Record<string, number>> = { [MINILM_BGE_USE_MULTILINGUAL.id]: 0.64 };
+export const abbreviationFloor = (modelId: string): number => ABBREVIATION_FLOORS[modelId] ?? ABBREVIATION_FLOOR;
+
 /** What a tag's vector is made of: its words, so "machine-learning" reads as "machine learning". */
 export function tagText(name: string): string {
   return name.replace(/[-_./]+/g, ' ').trim();

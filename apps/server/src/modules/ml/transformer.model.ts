@@ -13,12 +13,7 @@ export interface TransformerModelOptions extends OwnModelOptions {
   modelsDir: string;
   threads: number;
   /** Models whose vectors are appended (decisions 0019, 0020): each one's size and share of the cosine. */
-  companions?: (Partial<OwnModelOptions> & {
-    kind: 'use-multilingual' | 'transformer';
-    repo: string;
-    weight: number;
-    dimensions: number;
-  })[];
+  companions?: (OwnModelOptions & { kind: 'use-multilingual' | 'transformer'; weight: number; dimensions: number })[];
 }
 
 /** What a companion model does: unit vectors, and whether it knows a word. */
@@ -64,10 +59,8 @@ export class TransformerModel implements Companion {
         const use = await UseMultilingualModel.load(options.modelsDir, c.repo, options.threads);
         companions.push({ knowsWord: (w) => use.knowsWord(w), unitVectors: (texts) => use.embed(texts) });
       } else {
-        const { modelsDir, threads, maxTokens } = options;
-        companions.push(
-          await TransformerModel.load({ pooling: 'mean', maxTokens, ...c, modelsDir, threads, companions: [] }),
-        );
+        const { modelsDir, threads } = options;
+        companions.push(await TransformerModel.load({ ...c, modelsDir, threads, companions: [] }));
       }
     }
     return new TransformerModel(tokenizer, model, options, companions);
