@@ -390,6 +390,31 @@ describe.runIf(MODELS)('the model thread under load', { timeout: 120_000 }, () =
   });
 });
 
+describe.runIf(MODELS)('recent queries', { timeout: 120_000 }, () => {
+  it('answers a query it embedded recently without the model, as a copy of its own', async () => {
+    const embedder = new TransformerEmbedder(SPEC, MODELS!);
+    try {
+      const [first] = await embedder.embed(['spacecraft on the red planet'], 'query');
+      const batch = Array.from({ length: 8 }, (_, i) => `${PAGES.mars!.text} Page ${i}. ${PAGES.pasta!.text}`);
+      const finished: string[] = [];
+      // The model is busy with a page batch: a query it has to embed waits for that batch to end.
+      const pages = embedder.embed(batch).then(() => finished.push('pages'));
+      const again = embedder.embed(['spacecraft on the red planet'], 'query').then(([v]) => {
+        finished.push('query');
+        return v!;
+      });
+      const [vector] = await Promise.all([again, pages]);
+      expect(finished).toEqual(['query', 'pages']);
+      expect(vector).toEqual(first);
+      vector[0] = 42;
+      const [third] = await embedder.embed(['spacecraft on the red planet'], 'query');
+      expect(third).toEqual(first);
+    } finally {
+      await embedder.close();
+    }
+  });
+});
+
 describe.runIf(MODELS)('a model read with a query instruction', { timeout: 120_000 }, () => {
   it('puts the instruction before a query for its own model only; pages and the companion read the text as typed', async () => {
     const instructed = new TransformerEmbedder({ ...SPEC, queryPrefix: 'Search for: ' }, MODELS!);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { WorkerClient, workerFile } from '../../lib/worker-client.js';
 import { clipWords, normalize, type Calibration, type Embedder, type EmbedPurpose } from './embedder.js';
 import { companionReading, type LocalModelSpec } from './local-models.js';
@@ -41,7 +42,35 @@ export class TransformerEmbedder implements Embedder {
     };
   }
 
+  /**
+   * Recent query vectors, and queries in flight: a search that asks this model and an older one
+   * taken from its parts (DerivedEmbedder, during a re-embedding run) runs the model once.
+   */
+  private readonly queries = new LRUCache<string, Promise<Float32Array>>({ max: 256 });
+
   async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
+    if (purpose === 'document') return this.run(texts, purpose);
+    const mine = new Map<string, Promise<Float32Array>>();
+    for (const t of texts) {
+      const known = this.queries.get(t);
+      if (known) mine.set(t, known);
+    }
+    const missing = [...new Set(texts.filter((t) => !mine.has(t)))];
+    if (missing.length > 0) {
+      const running = this.run(missing, 'query');
+      missing.forEach((t, i) => {
+        const one = running.then((vectors) => vectors[i]!);
+        mine.set(t, one);
+        this.queries.set(t, one);
+      });
+      // A failed call is not remembered: the next search asks the model again.
+      running.catch(() => missing.forEach((t) => this.queries.delete(t)));
+    }
+    // Copies: the caller may change its vectors.
+    return Promise.all(texts.map(async (t) => (await mine.get(t)!).slice()));
+  }
+
+  private async run(texts: string[], purpose: EmbedPurpose): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
     const todo = texts.map((t, i) => [clipWords(t), i] as const).filter(([t]) => t.length > 0);
     for (let start = 0; start < todo.length; start += BATCH) {
