@@ -24,17 +24,45 @@ const BASE = `moz-extension://${UUID}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** moz-extension:// navigations never report completion to the driver: start one and watch the address. */
+/**
+ * moz-extension:// navigations never report completion to the driver: start one and watch the address.
+ * The page counts as open once two looks 150 ms apart see the same extension document with its API
+ * (the driver can still hold the initial about:blank realm for a moment after the address changes,
+ * and a call into it fails with a cross-origin XrayWrapper error).
+ */
 async function openExtensionPage(browser: Browser, path: string): Promise<Page> {
   const page = await browser.newPage();
   void page.goto(`${BASE}/${path}`).catch(() => undefined);
+  const look = () =>
+    page
+      .evaluate<[], () => string>(
+        `document.readyState === 'complete' && typeof chrome === 'object' && chrome.runtime?.id ? location.href : ''`,
+      )
+      .catch(() => '');
+  let previous = '';
   for (let i = 0; i < 100; i++) {
-    const href = await page.evaluate<[], () => string>('location.href').catch(() => '');
-    const ready = await page.evaluate<[], () => string>('document.readyState').catch(() => '');
-    if (href.startsWith(BASE) && ready === 'complete') return page;
-    await sleep(100);
+    const href = await look();
+    if (href.startsWith(BASE) && href === previous) return page;
+    previous = href;
+    await sleep(150);
   }
   throw new Error(`${path} did not open`);
+}
+
+/**
+ * Runs a driver step again (at most three times) when Firefox answers with the cross-origin
+ * XrayWrapper error: a transient of its remote agent while a fresh extension page settles, seen once
+ * in CI and never reproduced by hand. Any other error fails at once.
+ */
+async function settled<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes('XrayWrapper')) throw error;
+      await sleep(300);
+    }
+  }
 }
 
 async function waitForText(page: Page, text: string, ms = 15_000): Promise<void> {
@@ -82,16 +110,18 @@ export function firefoxJourneys(): void {
 
     void it('connects through the options page and /extension/auth (content-script hand-off)', async () => {
       const options = await openExtensionPage(browser, 'options.html');
-      const shortcut = await options.evaluate(
-        async () => (await chrome.commands.getAll()).find((c) => c.name === 'save-page')?.shortcut,
+      const shortcut = await settled(() =>
+        options.evaluate(async () => (await chrome.commands.getAll()).find((c) => c.name === 'save-page')?.shortcut),
       );
       assert.equal(shortcut, EXTENSION_SHORTCUTS.firefox);
-      await options.$eval(
-        '#server',
-        (el, url) => {
-          (el as unknown as { value: string }).value = url;
-        },
-        server.url,
+      await settled(() =>
+        options.$eval(
+          '#server',
+          (el, url) => {
+            (el as unknown as { value: string }).value = url;
+          },
+          server.url,
+        ),
       );
       const authTarget = browser.waitForTarget((t) => t.url().includes('/extension/auth'), { timeout: 15_000 });
       await options.click('#connect');
