@@ -41,6 +41,12 @@ export interface Probe {
 /** Node's arguments for the server from its TypeScript sources. */
 export const FROM_SOURCES = ['--conditions=@linkwise/source', '--import', 'tsx', MAIN];
 
+/** `BENCH_SERVER_ENV="A=1,B=2"`: settings every server process of a bench gets (an A/B of one setting). */
+function extraEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVER_ENV ?? '').split(',').filter(Boolean);
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
 async function startOnce(env: Record<string, string>, cwd: string, logFile: string, probe: Probe, args: string[]) {
   const port = await freePort();
   const log = openSync(logFile, 'a');
@@ -49,6 +55,7 @@ async function startOnce(env: Record<string, string>, cwd: string, logFile: stri
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? cwd,
+      ...extraEnv(),
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -96,7 +103,7 @@ async function startOnce(env: Record<string, string>, cwd: string, logFile: stri
 }
 
 /**
- * Starts the server with exactly `env` (plus PATH/HOME) in `cwd`, its output appended to `logFile`,
+ * Starts the server with exactly `env` (plus PATH/HOME and BENCH_SERVER_ENV) in `cwd`, its output appended to `logFile`,
  * and waits until `probe` answers 200. `args` are Node's (the sources through tsx by default; the
  * built `apps/server/dist/main.js`, V8 flags).
  */

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { nativeMemory } from '../../lib/native-memory.js';
 import { serveWorker } from '../../lib/worker-client.js';
 import { TransformerModel, type TransformerModelOptions } from './transformer.model.js';
 
@@ -7,13 +8,19 @@ import { TransformerModel, type TransformerModelOptions } from './transformer.mo
  * worker thread started from TypeScript sources has no workerData), and it loads on the first one.
  */
 let model: Promise<TransformerModel> | undefined;
+const trimAfterPages = process.env.MODEL_MEMORY_TRIM !== 'false';
 serveWorker<{ options: TransformerModelOptions; texts: string[]; purpose: 'document' | 'query' }, Float32Array[]>(
   parentPort,
   async ({ options, texts, purpose }) => {
-    model ??= TransformerModel.load(options);
+    // Loading frees the parsed graphs' bytes: hand them back too.
+    model ??= TransformerModel.load(options).then((loaded) => (nativeMemory().trim(), loaded));
     // A model that failed to load would fail every call: exit, so the next call starts a fresh worker.
     model.catch(() => process.exit(1));
-    return (await model).embed(texts, purpose);
+    const vectors = await (await model).embed(texts, purpose);
+    // After the reply is posted (a macrotask runs after the promise chain that posts it): a batch of
+    // pages leaves its activations freed but kept by malloc; a query's are small.
+    if (purpose === 'document' && trimAfterPages) setImmediate(() => nativeMemory().trim());
+    return vectors;
   },
   (vectors) => vectors.map((v) => v.buffer as ArrayBuffer),
 );

@@ -1,0 +1,44 @@
+import { createRequire } from 'node:module';
+import type Koffi from 'koffi';
+import { describe, expect, it } from 'vitest';
+import { nativeMemory } from '../src/lib/native-memory.js';
+
+const glibc = Boolean(
+  (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header
+    ?.glibcVersionRuntime,
+);
+const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
+
+describe.runIf(process.platform === 'linux' && glibc)('returning freed native memory (glibc)', () => {
+  it('is available here, and gives back freed heap pages that malloc itself would keep', () => {
+    const memory = nativeMemory();
+    expect(memory.available).toBe(true);
+    // 16 MB in 64 KB pieces (below malloc's mmap threshold: they come from its heap), written so
+    // they are resident, then freed under a small piece allocated after them, which keeps malloc
+    // from trimming the heap's top by itself: what onnxruntime's freed activations look like.
+    const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
+    const libc = koffi.load('libc.so.6');
+    const malloc = libc.func('void *malloc(size_t size)');
+    const free = libc.func('void free(void *ptr)');
+    const memset = libc.func('void *memset(void *s, int c, size_t n)');
+    const pieces = Array.from({ length: 256 }, () => {
+      const p: unknown = malloc(64 * 1024);
+      memset(p, 1, 64 * 1024);
+      return p;
+    });
+    const pin: unknown = malloc(16);
+    for (const p of pieces) free(p);
+    const before = rssMb();
+    expect(memory.trim()).toBe(true);
+    expect(before - rssMb()).toBeGreaterThan(8);
+    free(pin);
+  });
+});
+
+describe('returning freed native memory, anywhere', () => {
+  it('never throws, and says whether it can', () => {
+    const memory = nativeMemory();
+    expect(typeof memory.trim()).toBe('boolean');
+    if (!memory.available) expect(memory.trim()).toBe(false);
+  });
+});
