@@ -15,10 +15,12 @@ import {
   MINILM_BGE_USE_MULTILINGUAL,
   MINILM_USE_MULTILINGUAL,
   USE_MULTILINGUAL_3,
+  modelFolders,
 } from '../src/modules/ml/local-models.js';
+import { WorkerEmbedder } from '../src/modules/ml/embedder.js';
 import { modelRank } from '../src/modules/ml/model-catalog.js';
 import { checkModelFolder, modelFolder } from '../src/modules/ml/model-files.js';
-import { TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
+import { OfflineEmbedder, TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines, startServer, upgrade, type TestServer } from './harness.js';
 import { provisionedModels, REPO_ROOT } from './models.js';
@@ -352,6 +354,46 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
       ]);
       expect((await reembedJob())?.payload).not.toContain(USE_LITE_MODEL_ID);
     } finally {
+      await hub.close();
+      rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(MODELS)('a download that fails', { timeout: 120_000 }, () => {
+  it('says how to install the model, and takes the folder once someone puts it there', async () => {
+    const target = mkdtempSync(path.join(tmpdir(), 'linkwise-nohub-'));
+    // A hub that has none of the files (huggingface.co for this build's folders).
+    const hub = await serveHub(mkdtempSync(path.join(tmpdir(), 'linkwise-emptyhub-')));
+    const fallback = new WorkerEmbedder();
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    let switched = 0;
+    const embedder = await OfflineEmbedder.create(fallback, {
+      spec: SPEC,
+      modelsDir: target,
+      threads: 1,
+      hubUrl: hub.url,
+      log: { info: (_, m) => infos.push(m), warn: (_, m) => warnings.push(m) },
+      recheckMs: 200,
+    });
+    embedder.onSwitch(() => switched++);
+    try {
+      await until('the failed download', () => warnings.length > 0);
+      expect(warnings[0]).toMatch(/download failed.*scripts\/provision-model\.py.*MODELS_DIR.*MODEL_HUB_URL/);
+      expect(embedder.modelId).toBe(USE_LITE_MODEL_ID);
+      // The admin runs the provisioning script (here: copies its folders) while the server runs.
+      for (const folder of modelFolders(SPEC)) {
+        cpSync(modelFolder(MODELS!, folder), modelFolder(target, folder), { recursive: true });
+      }
+      await until('the model in use', () => embedder.modelId === MODEL);
+      expect(switched).toBe(1);
+      expect(infos).toContain('the offline model is installed now: using it');
+      const [vector] = await embedder.embed(['fresh pasta by hand']);
+      expect(vector).toHaveLength(SPEC.dimensions);
+    } finally {
+      await embedder.close();
+      await fallback.close();
       await hub.close();
       rmSync(target, { recursive: true, force: true });
     }

@@ -226,9 +226,10 @@ export class OfflineEmbedder implements Embedder {
     } catch (error) {
       if (this.closed) return;
       log.warn(
-        { model: spec.repo, err: error instanceof Error ? error.message : String(error) },
-        'offline model download failed; USE-lite stays in use until the next start',
+        { model: spec.repo, hub: hubUrl, err: error instanceof Error ? error.message : String(error) },
+        'offline model download failed: USE-lite answers until the folder is there (run scripts/provision-model.py, copy the folder into MODELS_DIR, or set MODEL_HUB_URL to a mirror that serves it); looking for it again every minute',
       );
+      await this.watchFolder();
     }
   }
 
