@@ -364,7 +364,8 @@ describe.runIf(MODELS)('a download that fails', { timeout: 120_000 }, () => {
   it('says how to install the model, and takes the folder once someone puts it there', async () => {
     const target = mkdtempSync(path.join(tmpdir(), 'linkwise-nohub-'));
     // A hub that has none of the files (huggingface.co for this build's folders).
-    const hub = await serveHub(mkdtempSync(path.join(tmpdir(), 'linkwise-emptyhub-')));
+    const empty = mkdtempSync(path.join(tmpdir(), 'linkwise-emptyhub-'));
+    const hub = await serveHub(empty);
     const fallback = new WorkerEmbedder();
     const warnings: string[] = [];
     const infos: string[] = [];
@@ -396,6 +397,7 @@ describe.runIf(MODELS)('a download that fails', { timeout: 120_000 }, () => {
       await fallback.close();
       await hub.close();
       rmSync(target, { recursive: true, force: true });
+      rmSync(empty, { recursive: true, force: true });
     }
   });
 });

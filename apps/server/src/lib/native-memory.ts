@@ -23,9 +23,8 @@ export function nativeMemory(): NativeMemory {
 
 function load(): NativeMemory {
   const none: NativeMemory = { available: false, trim: () => false };
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-  const header = report?.header;
-  if (process.platform !== 'linux' || !header?.glibcVersionRuntime) return none;
+  if (process.platform !== 'linux') return none;
+  // musl has no libc.so.6 (nor malloc_trim): loading or binding it throws, and nothing is trimmed.
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
     const mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;

@@ -6,6 +6,8 @@ import { checkModelFolder, downloadModel, type DownloadProgress } from './model-
 import type { TransformerModelOptions } from './transformer.model.js';
 
 const BATCH = 8;
+/** How an admin installs a missing model folder by hand (both warnings say it). */
+const INSTALL_HINT = 'run scripts/provision-model.py, or copy the folder into MODELS_DIR';
 
 /** A transformer sentence-embedding model from MODELS_DIR, in its own worker thread, started on first use. */
 export class TransformerEmbedder implements Embedder {
@@ -190,7 +192,7 @@ export class OfflineEmbedder implements Embedder {
     if (!hubUrl) {
       log.warn(
         { model: spec.repo, problem },
-        'the offline model is not installed here: USE-lite answers until it is (another process may download it; or copy the folder into MODELS_DIR, or run scripts/provision-model.py)',
+        `the offline model is not installed here: USE-lite answers until it is (another process may download it; ${INSTALL_HINT})`,
       );
       await this.watchFolder();
       return;
@@ -227,7 +229,7 @@ export class OfflineEmbedder implements Embedder {
       if (this.closed) return;
       log.warn(
         { model: spec.repo, hub: hubUrl, err: error instanceof Error ? error.message : String(error) },
-        'offline model download failed: USE-lite answers until the folder is there (run scripts/provision-model.py, copy the folder into MODELS_DIR, or set MODEL_HUB_URL to a mirror that serves it); looking for it again every minute',
+        `offline model download failed: USE-lite answers until the folder is there (${INSTALL_HINT}, or set MODEL_HUB_URL to a mirror that serves it); looking for it again every minute`,
       );
       await this.watchFolder();
     }

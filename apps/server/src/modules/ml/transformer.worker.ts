@@ -8,18 +8,21 @@ import { TransformerModel, type TransformerModelOptions } from './transformer.mo
  * worker thread started from TypeScript sources has no workerData), and it loads on the first one.
  */
 let model: Promise<TransformerModel> | undefined;
-const trimAfterPages = process.env.MODEL_MEMORY_TRIM !== 'false';
+const trim = process.env.MODEL_MEMORY_TRIM !== 'false' ? () => nativeMemory().trim() : () => false;
 serveWorker<{ options: TransformerModelOptions; texts: string[]; purpose: 'document' | 'query' }, Float32Array[]>(
   parentPort,
   async ({ options, texts, purpose }) => {
     // Loading frees the parsed graphs' bytes: hand them back too.
-    model ??= TransformerModel.load(options).then((loaded) => (nativeMemory().trim(), loaded));
+    model ??= TransformerModel.load(options).then((loaded) => {
+      trim();
+      return loaded;
+    });
     // A model that failed to load would fail every call: exit, so the next call starts a fresh worker.
     model.catch(() => process.exit(1));
     const vectors = await (await model).embed(texts, purpose);
     // After the reply is posted (a macrotask runs after the promise chain that posts it): a batch of
     // pages leaves its activations freed but kept by malloc; a query's are small.
-    if (purpose === 'document' && trimAfterPages) setImmediate(() => nativeMemory().trim());
+    if (purpose === 'document') setImmediate(trim);
     return vectors;
   },
   (vectors) => vectors.map((v) => v.buffer as ArrayBuffer),
