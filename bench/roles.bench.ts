@@ -14,7 +14,8 @@
  * a second through the API during the measurement, pointing at the corpus pages served on
  * 127.0.0.1, so the analysis jobs (fetch, extract, embed) keep the CPU busy. autocannon then loads
  * /api/health, /api/links?limit=24 and /api/search (fixed queries) in turn. Memory: VmRSS of each
- * role idle and after its first model use (also with smaller V8 semi-spaces), and of a bare Node
+ * role 2 s after each step and once idle, after its first model use and (worker) after analysing
+ * BUSY_LINKS links in a row (also with smaller V8 semi-spaces), and of a bare Node
  * process importing the server's packages with one group left out (what that group costs).
  * Query vectors (`query`): BENCH_QUERIES distinct queries embedded by a built worker through the
  * relay an `api` process uses (LISTEN/NOTIFY round trip), alternating with the same model in this
@@ -77,6 +78,14 @@ const WARMUP = 2;
 const SEMI_SPACE_FLAGS = ['--max-semi-space-size=1', '--max-semi-space-size=4'];
 /** Seconds a process is left alone before its memory is read. */
 const SETTLE_MS = 2000;
+/**
+ * Then the reading once the process is idle: V8 shrinks its heaps some seconds after the last
+ * work, so RSS is sampled each second until 20 samples in a row set no new low (at most 90 s).
+ */
+const IDLE_STABLE_SAMPLES = 20;
+const IDLE_MAX_MS = 90_000;
+/** Links the worker analyses one after another before its last memory reading. */
+const BUSY_LINKS = 20;
 const ORDER: Kind[] = (process.env.BENCH_ORDER ?? 'all,split').split(',').map((k) => {
   const kind = k.trim();
   if (kind !== 'all' && kind !== 'split') throw new Error(`BENCH_ORDER: unknown scenario "${kind}" (all, split)`);
@@ -549,7 +558,23 @@ interface MemoryRow {
   role: Role;
   state: string;
   rss: number;
+  /** RSS once it stopped falling (IDLE_STABLE_SAMPLES seconds without a new low). */
+  idle: number;
   peak: number;
+}
+
+/** The lowest RSS of `pid` once it has stopped falling for IDLE_STABLE_SAMPLES seconds. */
+async function idleRss(pid: number): Promise<number> {
+  let low = memoryOf(pid).rss;
+  let calm = 0;
+  for (let waited = 0; calm < IDLE_STABLE_SAMPLES && waited < IDLE_MAX_MS; waited += 1000) {
+    await sleep(1000);
+    const rss = memoryOf(pid).rss;
+    if (rss < low - 1) calm = 0;
+    else calm++;
+    low = Math.min(low, rss);
+  }
+  return low;
 }
 
 async function waitAnalysed(url: string, linkId: string): Promise<string> {
@@ -574,9 +599,13 @@ async function memoryPhase(entry: Entry, seeded: Seeded, pageUrl: (n: number) =>
   const rows: MemoryRow[] = [];
   const read = async (proc: Proc, state: string) => {
     await sleep(SETTLE_MS);
-    const m = memoryOf(proc.pid);
+    const first = memoryOf(proc.pid);
+    const idle = await idleRss(proc.pid);
+    const m = { ...first, idle, peak: memoryOf(proc.pid).peak };
     rows.push({ entry, role: proc.role, state, ...m });
-    log(`  ${entry} ${proc.role}, ${state}: RSS ${m.rss.toFixed(0)} MB (peak ${m.peak.toFixed(0)})`);
+    log(
+      `  ${entry} ${proc.role}, ${state}: RSS ${m.rss.toFixed(0)} MB, idle ${idle.toFixed(0)} (peak ${m.peak.toFixed(0)})`,
+    );
   };
   const auth = { authorization: `Bearer ${seeded.measured.token}` };
   const get = async (url: string, headers?: Record<string, string>) => {
@@ -614,6 +643,9 @@ async function memoryPhase(entry: Entry, seeded: Seeded, pageUrl: (n: number) =>
         for (const q of QUERIES) await get(`${api!.url}${searchPath(q)}`, auth);
         await read(api!, `after ${QUERIES.length} hybrid searches (vectors loaded, queries embedded by the worker)`);
         await read(worker!, `after embedding ${QUERIES.length} queries for the api`);
+        // A worker that has been busy: freed activations must not pile up (decision 0021).
+        for (let i = 0; i < BUSY_LINKS; i++) await analyseOne(api!.url, split.url);
+        await read(worker!, `after analysing ${BUSY_LINKS} more links one after another`);
       });
     }),
   );
@@ -789,12 +821,13 @@ function report(
   }
   out.push(
     '',
-    `## Memory (VmRSS ${SETTLE_MS / 1000} s after each step; peak = VmHWM)`,
+    `## Memory (VmRSS ${SETTLE_MS / 1000} s after each step; idle = once it stopped falling for ${IDLE_STABLE_SAMPLES} s; peak = VmHWM)`,
     '',
-    '| entry | role | state | RSS MB | peak MB |',
-    '| --- | --- | --- | ---: | ---: |',
+    '| entry | role | state | RSS MB | idle MB | peak MB |',
+    '| --- | --- | --- | ---: | ---: | ---: |',
   );
-  for (const m of memory) out.push(`| ${m.entry} | ${m.role} | ${m.state} | ${f0(m.rss)} | ${f0(m.peak)} |`);
+  for (const m of memory)
+    out.push(`| ${m.entry} | ${m.role} | ${m.state} | ${f0(m.rss)} | ${f0(m.idle)} | ${f0(m.peak)} |`);
   if (imports.length > 0) {
     const all = imports[1]!;
     out.push(

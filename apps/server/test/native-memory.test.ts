@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type Koffi from 'koffi';
 import { describe, expect, it } from 'vitest';
 import { nativeMemory } from '../src/lib/native-memory.js';
+import { THREAD_YOUNG_GENERATION_MB, WorkerClient } from '../src/lib/worker-client.js';
 
 const glibc = Boolean(
   (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header
@@ -32,5 +33,19 @@ describe.runIf(process.platform === 'linux' && glibc)('returning freed native me
     expect(memory.trim()).toBe(true);
     expect(before - rssMb()).toBeGreaterThan(8);
     free(pin);
+  });
+});
+
+describe('worker threads', () => {
+  it('start with a small young generation, which V8 would otherwise grow and keep per thread', async () => {
+    const client = new WorkerClient<null, { maxYoungGenerationSizeMb?: number }>(
+      new URL('./fixtures/workers/limits.worker.ts', import.meta.url),
+    );
+    try {
+      const limits = await client.call(null);
+      expect(limits.maxYoungGenerationSizeMb).toBe(THREAD_YOUNG_GENERATION_MB);
+    } finally {
+      await client.close();
+    }
   });
 });

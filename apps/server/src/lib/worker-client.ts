@@ -3,13 +3,20 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type MessagePort, type TransferListItem } from 'node:worker_threads';
 
+/**
+ * A worker thread's young generation, in MB: by default V8 lets each thread's grow to tens of MB and keeps
+ * it after a burst of work (the model and extraction threads of every worker; decision 0021).
+ */
+export const THREAD_YOUNG_GENERATION_MB = 6;
+const limits = { resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB } };
+
 /** From TypeScript sources (tests, dev) the worker registers the same TypeScript loader first. */
 function spawnWorker(file: URL): Worker {
-  if (!file.pathname.endsWith('.ts')) return new Worker(file);
+  if (!file.pathname.endsWith('.ts')) return new Worker(file, limits);
   const tsx = path.dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
   const loader = pathToFileURL(path.join(tsx, 'dist/esm/api/index.mjs')).href;
   const boot = `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(file.href)}); })`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, ...limits });
 }
 
 /** The worker file beside `from` (`name.worker.ts` from sources, `.js` when built). */
