@@ -2,8 +2,9 @@
  * Process roles: one `ROLE=api` + one `ROLE=worker` process against one `ROLE=all` process, under the
  * same link-analysis load, and the idle memory of each role.
  *
- *   npm run bench:roles -w @linkwise/bench                 # ~7 min; builds first if sources changed
- *   BENCH_ORDER=all,split,split,all npm run bench:roles -w @linkwise/bench     # ABBA order (~9 min)
+ *   npm run bench:roles -w @linkwise/bench                 # ~16 min; builds first if sources changed
+ *   BENCH_ORDER=all,split,split,all npm run bench:roles -w @linkwise/bench     # ABBA order (~18 min)
+ *   (the memory part waits up to 90 s per reading for a process to go idle: about 6 min per entry)
  *   BENCH_PARTS=throughput|memory|imports|query …         # one part only (comma-separated)
  *   BENCH_ENTRIES=built …                                  # memory of the built output only (default source,built)
  *
