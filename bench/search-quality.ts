@@ -44,7 +44,15 @@ import { WorkerExtractor } from '../apps/server/src/modules/pages/extractor.js';
 import type { FetchedPage, PageFetcher } from '../apps/server/src/modules/pages/fetcher.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { systemClock } from '../apps/server/src/lib/clock.js';
-import { CORPUS_DIR, documentOf, loadCorpus, sharedWords, STOP, type CorpusPage } from './lib/corpus.js';
+import {
+  CORPUS_DIR,
+  documentOf,
+  loadCorpus,
+  sharedWords,
+  STOP,
+  NOTHING_QUERIES,
+  type CorpusPage,
+} from './lib/corpus.js';
 import { createEmbedder } from './lib/embedder.js';
 import { createBenchDatabase } from './lib/postgres.js';
 
@@ -61,19 +69,7 @@ interface Query {
   lang?: string;
 }
 
-/** Queries that match nothing in the corpus: the answer must be empty ('No results found'). */
-const NOTHING = [
-  'xyzzyqwerty',
-  'qwpoeiruty zxmvn',
-  'asdfghjkl',
-  'grzmblfx vvtrq',
-  'lorem ipsum dolor sit amet',
-  'knitting patterns for wool socks',
-  'medieval falconry',
-  'origami crane folding instructions',
-  'sourdough starter hydration',
-  'volcanic soil viticulture',
-];
+const NOTHING = NOTHING_QUERIES;
 
 /** Words a non-English query may share with its target: at most one (a name, a loan word). */
 const MAX_SHARED = (q: Query) => (q.lang ? 1 : 0);

@@ -8,6 +8,7 @@
  *                                         # linkwise_bench_search_kept) and reuses it on the next run with
  *                                         # BENCH_KEEP=1 and the same sizes; delete them yourself afterwards
  *   BENCH_ONLY="100 links among 1M" …     # only the scenarios whose name contains the text
+ *   BENCH_DIMS=1280 BENCH_RANKING=1 …     # the default offline model's ranking of what the cosine finds
  *
  * Seeding reuses the list benchmark's generator (bench/lib/seed.ts); the full-text index is filled
  * by the migration's triggers as rows arrive. Every link of the measured users gets a 512-dimension
@@ -31,7 +32,13 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Engine } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrator.js';
 import type { DB } from '../apps/server/src/db/schema.js';
-import { normalize, WorkerEmbedder, type Embedder } from '../apps/server/src/modules/ml/embedder.js';
+import {
+  DEFAULT_CALIBRATION,
+  normalize,
+  WorkerEmbedder,
+  type Embedder,
+} from '../apps/server/src/modules/ml/embedder.js';
+import { MINILM_BGE_USE_MULTILINGUAL } from '../apps/server/src/modules/ml/local-models.js';
 import { SearchRepository } from '../apps/server/src/modules/search/search.repository.js';
 import { MIN_COSINE } from '../apps/server/src/modules/search/search.service.js';
 import { vectorBytes } from '../apps/server/src/modules/embeddings/vector-bytes.js';
@@ -69,6 +76,14 @@ const PAGE_TEXT = process.env.BENCH_PAGE_TEXT !== '0';
 /** Vector size of the stored vectors (BENCH_DIMS: 384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual). */
 const DIMS = num('BENCH_DIMS', 512);
 const MODEL = 'bench-fixed-vectors';
+/**
+ * BENCH_RANKING=1 (with BENCH_DIMS=1280): the default offline model's calibration, whose ranking
+ * orders the neighbours its cosine lets through (decision 0022); otherwise USE-lite's, without one.
+ */
+const CALIBRATION = process.env.BENCH_RANKING === '1' ? MINILM_BGE_USE_MULTILINGUAL.calibration : DEFAULT_CALIBRATION;
+if (CALIBRATION.ranking && DIMS !== MINILM_BGE_USE_MULTILINGUAL.dimensions) {
+  throw new Error(`BENCH_RANKING=1 needs BENCH_DIMS=${MINILM_BGE_USE_MULTILINGUAL.dimensions}`);
+}
 
 const log = (m: string) => console.error(`[search-bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
@@ -90,6 +105,7 @@ function benchVector(next: () => number): Float32Array {
 class FixedEmbedder implements Embedder {
   readonly modelId = MODEL;
   readonly dimensions = DIMS;
+  readonly calibration = CALIBRATION;
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -20,6 +20,7 @@ import {
 import { cosine, pageText } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts } from '../lib/corpus.js';
 import { createEmbedder } from '../lib/embedder.js';
+import { rankingParts } from '../../apps/server/src/modules/search/ranking.js';
 
 type Labels = Record<string, string>;
 const file = JSON.parse(
@@ -28,7 +29,21 @@ const file = JSON.parse(
 const sets = { labels: file.labels, heldout: file.heldout, heldout2: file.heldout2 };
 const pages = corpusFacts();
 // BENCH_MODEL=use-lite for the model the anchors were first tuned on; the offline transformer by default.
-const embedder = await createEmbedder();
+const model = await createEmbedder();
+// CATEGORY_SPACE=ranking: every vector taken into the default model's ranking space (decision 0022),
+// where the cosine of two vectors is their ranking score.
+const ranking = model.calibration?.ranking;
+const toRanking = (v: Float32Array) => {
+  const parts = rankingParts(v, ranking!);
+  return Float32Array.from(parts.flatMap((p, i) => [...p].map((x) => x * Math.sqrt(ranking!.parts[i]!.weight))));
+};
+const embedder: typeof model =
+  process.env.CATEGORY_SPACE === 'ranking' && ranking
+    ? Object.assign(Object.create(model) as typeof model, {
+        embed: async (texts: string[], purpose?: 'document' | 'query') =>
+          (await model.embed(texts, purpose)).map(toRanking),
+      })
+    : model;
 const vectors = await embedder.embed(
   pages.map(({ facts }) => pageText(facts.title, facts.description, facts.text) || '-'),
 );

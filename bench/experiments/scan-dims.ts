@@ -2,12 +2,15 @@
  * The in-memory part of search by meaning at 100k links for each vector size the offline models
  * store (384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual, 1,280 with bge too): exact top-100 over one user's
  * matrix (WebAssembly SIMD), the sizes interleaved in one process so that their ratios hold on a
- * busy machine. Seeded; no database.
+ * busy machine. The last row adds the default model's ranking of the 100 it keeps (decision 0022).
+ * Seeded; no database.
  *
  *   node --conditions=@linkwise/source --import tsx experiments/scan-dims.ts      (from bench/)
  */
 import { normalize } from '../../apps/server/src/modules/ml/embedder.js';
 import { buildVectors, sizeOf, topK } from '../../apps/server/src/modules/search/vector-index.js';
+import { MINILM_BGE_USE_MULTILINGUAL } from '../../apps/server/src/modules/ml/local-models.js';
+import { rankingParts, rankingScore } from '../../apps/server/src/modules/search/ranking.js';
 import { percentile } from '../lib/stats.js';
 
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
@@ -27,7 +30,8 @@ const matrices = SIZES.map((dims) =>
     }),
   ),
 );
-const times: number[][] = SIZES.map(() => []);
+const ranking = MINILM_BGE_USE_MULTILINGUAL.calibration.ranking!;
+const times: number[][] = [...SIZES, 0].map(() => []);
 for (let round = 0; round < 60; round++) {
   SIZES.forEach((dims, i) => {
     const q = vector(dims);
@@ -35,6 +39,12 @@ for (let round = 0; round < 60; round++) {
     topK(matrices[i]!, q, 100, -1);
     if (round >= 10) times[i]!.push(performance.now() - t0);
   });
+  const m = matrices[SIZES.length - 1]!;
+  const q = vector(m.dims);
+  const t0 = performance.now();
+  const parts = rankingParts(q, ranking);
+  for (const hit of topK(m, q, 100, -1)) rankingScore(parts, m.row(hit.index), ranking);
+  if (round >= 10) times[SIZES.length]!.push(performance.now() - t0);
 }
 console.log('| dims | matrix MiB | top-100 p50 ms | p99 ms | p50 vs 512 |');
 console.log('| --- | --- | --- | --- | --- |');
@@ -42,10 +52,10 @@ const base = percentile(
   [...times[1]!].sort((a, b) => a - b),
   50,
 );
-SIZES.forEach((dims, i) => {
+[...SIZES, 1280].forEach((dims, i) => {
   const sorted = [...times[i]!].sort((a, b) => a - b);
   const p50 = percentile(sorted, 50);
   console.log(
-    `| ${dims} | ${(sizeOf(matrices[i]!) / 1048576).toFixed(1)} | ${p50.toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(p50 / base).toFixed(2)}× |`,
+    `| ${dims}${i === SIZES.length ? ' + ranking' : ''} | ${(sizeOf(matrices[Math.min(i, SIZES.length - 1)]!) / 1048576).toFixed(1)} | ${p50.toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(p50 / base).toFixed(2)}× |`,
   );
 });

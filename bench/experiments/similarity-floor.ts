@@ -7,23 +7,10 @@
  *   BENCH_MODEL=all-minilm-l6-v2 node --conditions=@linkwise/source --import tsx experiments/similarity-floor.ts
  */
 import { cosine } from '../../apps/server/src/modules/ml/embedder.js';
-import { corpusFacts } from '../lib/corpus.js';
+import { corpusFacts, NOTHING_QUERIES } from '../lib/corpus.js';
 import { paraphraseQueries, productionVectors, withEmbedder } from './corpus-facts.js';
 
-const NOTHING = [
-  'xyzzyqwerty',
-  'qwpoeiruty zxmvn',
-  'asdfghjkl',
-  'grzmblfx vvtrq',
-  'lorem ipsum dolor sit amet',
-  'knitting patterns for wool socks',
-  'medieval falconry',
-  'origami crane folding instructions',
-  'sourdough starter hydration',
-  'volcanic soil viticulture',
-  'Zenefits',
-  'cooking',
-];
+const NOTHING = [...NOTHING_QUERIES, 'Zenefits', 'cooking'];
 const queries = paraphraseQueries();
 const pages = corpusFacts();
 const vectors = await productionVectors(pages, queries);

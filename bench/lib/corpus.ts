@@ -91,3 +91,17 @@ export function corpusFacts(): { name: string; facts: PageFacts }[] {
     return { name: page.name, facts: extractFacts(html, expected.sourceUrl) };
   });
 }
+
+/** Queries that match nothing in the corpus: the answer must be empty ('No results found'). */
+export const NOTHING_QUERIES = [
+  'xyzzyqwerty',
+  'qwpoeiruty zxmvn',
+  'asdfghjkl',
+  'grzmblfx vvtrq',
+  'lorem ipsum dolor sit amet',
+  'knitting patterns for wool socks',
+  'medieval falconry',
+  'origami crane folding instructions',
+  'sourdough starter hydration',
+  'volcanic soil viticulture',
+];

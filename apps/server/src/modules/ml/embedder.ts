@@ -16,6 +16,21 @@ export type EmbedPurpose = 'document' | 'query';
 export interface Calibration {
   floor: number;
   certain: number;
+  /** How the neighbours at or above `floor` are ordered, when not by this cosine (decision 0022). */
+  ranking?: Ranking;
+}
+
+/**
+ * A second look at the neighbours a joined model's cosine lets through (decisions 0020, 0022): each
+ * model's part of the vectors on its own (unit length, a background mean taken out where given),
+ * weighed again. The cosine still decides what matches; this score orders it, read on the model's
+ * scale through its own `floor` and `certain` (where the cosine's are, fitted over query–page pairs).
+ */
+export interface Ranking {
+  /** In the joined vector's order: each part's length and its weight in the ranking score. */
+  parts: { dimensions: number; weight: number; centre?: readonly number[] }[];
+  floor: number;
+  certain: number;
 }
 
 /** For models never measured here (remote ones): USE-lite's values, the most permissive. */

@@ -1,3 +1,6 @@
+import { BGE_SMALL_EN_V15_CENTRE } from './bge-centre.js';
+import type { Calibration } from './embedder.js';
+
 /**
  * The offline transformer models the server can run (ids, sizes and how a text becomes a vector),
  * apart from their runtime so that only the model's worker thread loads onnxruntime.
@@ -46,7 +49,7 @@ export interface LocalModelSpec extends ModelFolderSpec {
    * match counts as certain: similarity is rescaled between the two so it means the same across
    * models (calibrated with bench/search-quality.ts, decision 0011).
    */
-  calibration: { floor: number; certain: number };
+  calibration: Calibration;
   companions?: CompanionModelSpec[];
 }
 
@@ -143,7 +146,20 @@ export const MINILM_BGE_USE_MULTILINGUAL: LocalModelSpec = {
   ...ALL_MINILM_L6_V2,
   id: 'minilm-bge-usem3-q8',
   dimensions: ALL_MINILM_L6_V2.dimensions + BGE_SMALL_EN_V15.dimensions + USE_MULTILINGUAL_3.dimensions,
-  calibration: { floor: 0.17, certain: 0.45 },
+  // What matches is decided by the joined cosine, its order by bge's part centred (decision 0022).
+  calibration: {
+    floor: 0.17,
+    certain: 0.45,
+    ranking: {
+      parts: [
+        { dimensions: ALL_MINILM_L6_V2.dimensions, weight: 0.2 },
+        { dimensions: BGE_SMALL_EN_V15.dimensions, weight: 0.2, centre: BGE_SMALL_EN_V15_CENTRE },
+        { dimensions: USE_MULTILINGUAL_3.dimensions, weight: 0.6 },
+      ],
+      floor: 0.131,
+      certain: 0.449,
+    },
+  },
   companions: [BGE_SMALL_EN_V15, USE_MULTILINGUAL_3],
 };
 

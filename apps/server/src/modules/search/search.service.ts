@@ -7,6 +7,7 @@ import { searchModeFor } from '../billing/entitlements.js';
 import { isWithinCutoff, type Cutoff, type HydratedLink, type LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
 import { combine, textFirst, type Fused } from './fusion.js';
+import { onModelScale, rankingParts, rankingScore } from './ranking.js';
 import type { SearchRepository } from './search.repository.js';
 import { searchTerms, type Term } from '../search-index/text-query.js';
 import { allowedEdits, closeTerms } from './typo.js';
@@ -226,9 +227,15 @@ export class SearchService {
       ? (i: number) => isWithinCutoff(cutoff, vectors.createdAt[i] ?? 0, vectors.ids[i] ?? '')
       : undefined;
     const scores = vectors.scores(query).slice();
+    const { ranking } = calibration;
+    // The cosine decides what matches; a model with a ranking orders what it let through (decision 0022).
+    const parts = ranking ? rankingParts(query, ranking) : null;
     const hits = topOf(vectors, scores, CANDIDATES, calibration.floor, accept).map((h) => ({
       id: vectors.ids[h.index] ?? '',
-      cosine: h.score,
+      cosine:
+        ranking && parts
+          ? onModelScale(rankingScore(parts, vectors.row(h.index), ranking), calibration, ranking)
+          : h.score,
     }));
     return { hits, scores };
   }

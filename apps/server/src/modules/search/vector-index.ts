@@ -32,6 +32,11 @@ export interface UserVectors {
   live: number;
   /** Cosine of `query` (unit length, `dims` long) with every row; the array is reused by the next call. */
   scores: (query: Float32Array) => Float32Array;
+  /**
+   * One row's stored components (int8, the row's scale left out: its direction only), a view that
+   * the next change of the matrix may overwrite; a removed row is zeros.
+   */
+  row: (index: number) => Int8Array;
   /** Sets, adds or removes (bytes null, or of another length) the given links' rows, and takes `version`. */
   patch: (changes: VectorChange[], version: number) => void;
   /** Bytes of the kernel memory holding the rows, and of their scales. */
@@ -158,6 +163,7 @@ export function buildVectors(version: number, model: string, dims: number, rows:
       for (let r = 0; r < n; r++) out[r] = out[r]! * scales[r]! * qScale;
       return out;
     },
+    row: (index) => matrix.subarray(index * stride, index * stride + dims),
     patch: (changes, next) => {
       if (!rowOf) {
         rowOf = new Map();
