@@ -3,6 +3,7 @@ import type { Calibration, Ranking } from '../ml/embedder.js';
 import { vectorBytes } from '../embeddings/vector-bytes.js';
 import { onModelScale, rankingParts, rankingScore } from './ranking.js';
 import { buildVectors } from './vector-index.js';
+import { CANDIDATE_MODELS, LOCAL_MODELS } from '../ml/local-models.js';
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -78,5 +79,17 @@ describe('ranking of the neighbours a joined model lets through', () => {
     expect(onModelScale(0.13, calibration, ranking)).toBeCloseTo(0.17, 10);
     expect(onModelScale(0.45, calibration, ranking)).toBeCloseTo(0.45, 10);
     expect(onModelScale(0.29, calibration, ranking)).toBeCloseTo(0.31, 10);
+  });
+
+  it('fits every model that has one: its parts cover the vector, weights add up to 1, centres their part', () => {
+    const ranked = Object.values({ ...LOCAL_MODELS, ...CANDIDATE_MODELS }).filter((m) => m.calibration.ranking);
+    expect(ranked.map((m) => m.id)).toContain('minilm-bge-usem3-q8');
+    for (const { dimensions, calibration } of ranked) {
+      const { parts, floor, certain } = calibration.ranking!;
+      expect(parts.reduce((n, p) => n + p.dimensions, 0)).toBe(dimensions);
+      expect(parts.reduce((n, p) => n + p.weight, 0)).toBeCloseTo(1, 10);
+      for (const p of parts) if (p.centre) expect(p.centre.length).toBe(p.dimensions);
+      expect(certain).toBeGreaterThan(floor);
+    }
   });
 });

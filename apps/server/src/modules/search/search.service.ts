@@ -232,10 +232,9 @@ export class SearchService {
     const parts = ranking ? rankingParts(query, ranking) : null;
     const hits = topOf(vectors, scores, CANDIDATES, calibration.floor, accept).map((h) => ({
       id: vectors.ids[h.index] ?? '',
-      cosine:
-        ranking && parts
-          ? onModelScale(rankingScore(parts, vectors.row(h.index), ranking), calibration, ranking)
-          : h.score,
+      cosine: parts
+        ? onModelScale(rankingScore(parts, vectors.row(h.index), ranking!), calibration, ranking!)
+        : h.score,
     }));
     return { hits, scores };
   }
