@@ -74,7 +74,7 @@ export async function startServer(
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-test-'));
   const pg = engine === 'postgres' ? await createTestDatabase() : undefined;
-  const port = await freePort();
+  let port = await freePort();
   const configFor = (overrides: Record<string, string>) =>
     loadConfig({
       PORT: String(port),
@@ -89,7 +89,7 @@ export async function startServer(
       ...(pg && { DATABASE_URL: pg.url }),
       ...overrides,
     });
-  const config = configFor(env);
+  let config = configFor(env);
   let queryCount = 0;
   const executed: string[] = [];
   const database = openDatabase({
@@ -105,10 +105,26 @@ export async function startServer(
   const clock = new TestClock();
   const boot = async (bootConfig: Config) => {
     const app = await buildApp({ config: bootConfig, database, clock, ...appOptions });
-    await app.listen({ port, host: '127.0.0.1' });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
     return app;
   };
-  const app = await boot(config);
+  // A port found free can be taken before the app listens on it (an outgoing connection's local
+  // port, another suite's server): a new port and a new config, a few times.
+  let app: FastifyInstance | undefined;
+  for (let attempt = 1; !app; attempt++) {
+    try {
+      app = await boot(config);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+      port = await freePort();
+      config = configFor(env);
+    }
+  }
   const url = config.appUrl;
   const api = (token?: string) => createApiClient({ baseUrl: url, getToken: () => token });
   const server: TestServer = {
