@@ -280,6 +280,9 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     expect(await search('asdfghjkl qwpoeiruty')).toEqual([]);
     // An unrelated query in real words: every neighbour is under the model's floor.
     expect(await search('quarterly tax filing for dairy farms')).toEqual([]);
+    // A misspelt word of a query the model reads meaning into: its page is still found.
+    const [typo] = await search('dogg training');
+    expect([typo?.title, typo?.match_type]).toEqual(['Training your puppy', 'text']);
     // A word match stays first and certain; similarity is within [0, 1].
     const [text] = await search('risotto');
     expect([text?.title, text?.match_type]).toEqual(['Risotto alla milanese', 'text']);

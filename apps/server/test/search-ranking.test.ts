@@ -54,4 +54,24 @@ describe.skipIf(!corpus || !MODELS).each(engines())('ranking what the model find
       expect((await api.search({ query: { query: 'knitting patterns for wool socks' } })).data).toEqual([]);
     },
   );
+
+  it(
+    'drops pages found by close spellings when the model places them below its floor',
+    { timeout: 180_000 },
+    async () => {
+      const { api, token } = await server.signUp('pro');
+      await upgrade(server, api);
+      const ids = new Map<string, string>();
+      for (const name of ['usa-today', 'postplanner', 'linkedin-company']) {
+        ids.set((await api.createLink({ body: { url: pages.url(name) } })).id, name);
+      }
+      for (const id of ids.keys()) expect((await settled(server, token, id)).analysisStatus).toBe('done');
+      const found = async (query: string) =>
+        (await api.search({ query: { query } })).data.map((l) => [ids.get(l.id), l.match_type]);
+      // No page has either word; close spellings ("media", …) match words of all three.
+      expect(await found('medieval falconry')).toEqual([]);
+      // A misspelt word whose page is about the query is still corrected.
+      expect((await found('facebok engagement'))[0]).toEqual(['postplanner', 'text']);
+    },
+  );
 });

@@ -148,6 +148,8 @@ export class SearchService {
     const terms = searchTerms(query.query);
     // Each model's scores of every row, kept for a second look at the text hits (`unrelated`).
     const scanned: (Float32Array | undefined)[] = [];
+    // Whether the model read any meaning into the query (a query of unknown words gets zeros).
+    const meaningful: boolean[] = [];
     // On PostgreSQL the vector scan (this thread) runs while the database answers the text search.
     const [firstText, vector] = await Promise.all([
       search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount),
@@ -157,14 +159,22 @@ export class SearchService {
             ? queryVector.then((q) => {
                 const found = this.nearest(vectors, q, cutoff, calibration);
                 scanned[i] = found.scores;
+                meaningful[i] = q?.some((x) => x !== 0) ?? false;
                 return found.hits.map((hit) => ({ ...hit, calibration }));
               })
             : Promise.resolve([]),
         ),
       ),
     ]);
-    const text = firstText.length > 0 ? firstText : await this.typoHits(actor, terms, cutoff);
     const calibration = perModel[0]?.calibration ?? embedder?.calibration ?? DEFAULT_CALIBRATION;
+    let text = firstText;
+    if (text.length === 0) {
+      // Close spellings are a guess that the model can check when it read meaning into the query:
+      // a page it places below its floor was found by other words ("medieval" as "media").
+      const guessed = await this.typoHits(actor, terms, cutoff);
+      const below = meaningful[0] ? unrelated(guessed, perModel[0]?.vectors, scanned[0], calibration) : null;
+      text = below ? guessed.filter((id) => !below.has(id)) : guessed;
+    }
     const scattered =
       terms.length >= SCATTERED_WORDS ? unrelated(text, perModel[0]?.vectors, scanned[0], calibration) : null;
     return combine(text, vector.flat(), calibration, scattered ?? undefined);
@@ -255,10 +265,10 @@ function unrelated(
   calibration: Calibration,
 ): Set<string> | null {
   if (!vectors || !scores || text.length === 0) return null;
-  const wanted = new Set(text);
   const below = new Set<string>();
-  vectors.ids.forEach((id, row) => {
-    if (id && wanted.has(id) && (scores[row] ?? 0) < calibration.floor) below.add(id);
-  });
+  for (const id of text) {
+    const row = vectors.rowOf(id);
+    if (row !== undefined && (scores[row] ?? 0) < calibration.floor) below.add(id);
+  }
   return below;
 }

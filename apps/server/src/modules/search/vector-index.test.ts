@@ -197,6 +197,16 @@ describe('vector index', () => {
       expect(topK(v, Float32Array.from([0, 0, 1]), 1, 0.5).map((h) => v.ids[h.index])).toEqual(['a']);
       expect(v.createdAt[v.ids.indexOf('n99')]).toBe(109);
       expect(v.createdAt[v.ids.indexOf('d')]).toBe(4);
+      // Each link's row, as patched: a removed link has none, a new one the row it took.
+      for (const id of ['a', 'c', 'd', 'n0', 'n99']) expect(v.rowOf(id)).toBe(v.ids.indexOf(id));
+      expect([v.rowOf('b'), v.rowOf('gone')]).toEqual([undefined, undefined]);
+    });
+
+    it('finds a link’s row before any patch, and forgets a removed one', () => {
+      const v = randomVectors(50, 8, 3);
+      expect(v.rowOf('link-37')).toBe(37);
+      v.patch([{ linkId: 'link-37', createdAt: 0, bytes: null }], 2);
+      expect(v.rowOf('link-37')).toBeUndefined();
     });
 
     it('shares one load between concurrent searches of a user', async () => {

@@ -37,6 +37,8 @@ export interface UserVectors {
    * the next change of the matrix may overwrite; a removed row is zeros.
    */
   row: (index: number) => Int8Array;
+  /** The row of a link, if it has one (the index is built on first use and kept up to date by `patch`). */
+  rowOf: (linkId: string) => number | undefined;
   /** Sets, adds or removes (bytes null, or of another length) the given links' rows, and takes `version`. */
   patch: (changes: VectorChange[], version: number) => void;
   /** Bytes of the kernel memory holding the rows, and of their scales. */
@@ -105,7 +107,14 @@ export function buildVectors(version: number, model: string, dims: number, rows:
   let matrix = new Int8Array(memory.buffer, matrixAt, capacity * stride);
   let scales = new Float32Array(capacity);
   const free: number[] = [];
-  let rowOf: Map<string, number> | null = null;
+  let rowIndex: Map<string, number> | null = null;
+  const index = () => {
+    if (!rowIndex) {
+      rowIndex = new Map();
+      self.ids.forEach((id, i) => id && rowIndex!.set(id, i));
+    }
+    return rowIndex;
+  };
   const vector = new Float32Array(dims);
 
   const vectorBytes = new Uint8Array(vector.buffer);
@@ -164,11 +173,9 @@ export function buildVectors(version: number, model: string, dims: number, rows:
       return out;
     },
     row: (index) => matrix.subarray(index * stride, index * stride + dims),
+    rowOf: (linkId) => index().get(linkId),
     patch: (changes, next) => {
-      if (!rowOf) {
-        rowOf = new Map();
-        self.ids.forEach((id, i) => id && rowOf!.set(id, i));
-      }
+      const rowOf = index();
       for (const change of changes) {
         let row = rowOf.get(change.linkId);
         if (!change.bytes || change.bytes.byteLength !== dims * 4) {
