@@ -15,7 +15,7 @@ const CASES = [
   { query: 'lagos clinic software boss interviewed', target: 'theflip', before: 'business-today' },
 ];
 
-describe.skipIf(!corpus || !MODELS).each(engines())('ranking what the model finds on %s', (engine) => {
+describe.skipIf(!corpus || !MODELS).each(engines())('what search finds by meaning on %s', (engine) => {
   let server: TestServer;
   let pages: Awaited<ReturnType<typeof serveCorpus>>;
 
@@ -32,26 +32,34 @@ describe.skipIf(!corpus || !MODELS).each(engines())('ranking what the model find
     await pages?.close();
   });
 
+  /** A Pro user whose library holds these corpus pages, analysed; search answers with page names. */
+  async function library(names: string[]) {
+    const { api, token } = await server.signUp('pro');
+    await upgrade(server, api);
+    const byId = new Map<string, string>();
+    for (const name of names) byId.set((await api.createLink({ body: { url: pages.url(name) } })).id, name);
+    for (const id of byId.keys()) expect((await settled(server, token, id)).analysisStatus).toBe('done');
+    return async (query: string) =>
+      (await api.search({ query: { query } })).data.map((l) => ({
+        name: byId.get(l.id),
+        matchType: l.match_type,
+        similarity: l.similarity,
+      }));
+  }
+
   it(
     'puts the page the query means first, keeps the one the cosine preferred, and finds nothing for nonsense',
     { timeout: 180_000 },
     async () => {
-      const { api, token } = await server.signUp('pro');
-      await upgrade(server, api);
-      const names = [...new Set(CASES.flatMap((c) => [c.target, c.before]))];
-      const ids = new Map<string, string>();
-      for (const name of names) ids.set((await api.createLink({ body: { url: pages.url(name) } })).id, name);
-      for (const id of ids.keys()) expect((await settled(server, token, id)).analysisStatus).toBe('done');
-
+      const search = await library([...new Set(CASES.flatMap((c) => [c.target, c.before]))]);
       for (const { query, target, before } of CASES) {
-        const found = (await api.search({ query: { query } })).data;
-        const order = found.map((l) => ids.get(l.id));
-        expect([query, order[0], found[0]?.match_type]).toEqual([query, target, 'semantic']);
+        const found = await search(query);
+        expect([query, found[0]?.name, found[0]?.matchType]).toEqual([query, target, 'semantic']);
         // Ordered, not filtered: the page the joined cosine put first is still found.
-        expect(order).toContain(before);
+        expect(found.map((f) => f.name)).toContain(before);
         for (const { similarity } of found) expect(similarity >= 0 && similarity <= 1).toBe(true);
       }
-      expect((await api.search({ query: { query: 'knitting patterns for wool socks' } })).data).toEqual([]);
+      expect(await search('knitting patterns for wool socks')).toEqual([]);
     },
   );
 
@@ -59,19 +67,14 @@ describe.skipIf(!corpus || !MODELS).each(engines())('ranking what the model find
     'drops pages found by close spellings when the model places them below its floor',
     { timeout: 180_000 },
     async () => {
-      const { api, token } = await server.signUp('pro');
-      await upgrade(server, api);
-      const ids = new Map<string, string>();
-      for (const name of ['usa-today', 'postplanner', 'linkedin-company']) {
-        ids.set((await api.createLink({ body: { url: pages.url(name) } })).id, name);
-      }
-      for (const id of ids.keys()) expect((await settled(server, token, id)).analysisStatus).toBe('done');
-      const found = async (query: string) =>
-        (await api.search({ query: { query } })).data.map((l) => [ids.get(l.id), l.match_type]);
+      const search = await library(['usa-today', 'postplanner', 'linkedin-company']);
       // No page has either word; close spellings ("media", …) match words of all three.
-      expect(await found('medieval falconry')).toEqual([]);
+      expect(await search('medieval falconry')).toEqual([]);
       // A misspelt word whose page is about the query is still corrected.
-      expect((await found('facebok engagement'))[0]).toEqual(['postplanner', 'text']);
+      expect((await search('facebok engagement')).map((f) => [f.name, f.matchType])[0]).toEqual([
+        'postplanner',
+        'text',
+      ]);
     },
   );
 });

@@ -239,12 +239,13 @@ export class SearchService {
     const scores = vectors.scores(query).slice();
     const { ranking } = calibration;
     // The cosine decides what matches; a model with a ranking orders what it let through (decision 0022).
-    const parts = ranking ? rankingParts(query, ranking) : null;
+    const parts = ranking && rankingParts(query, ranking);
     const hits = topOf(vectors, scores, CANDIDATES, calibration.floor, accept).map((h) => ({
       id: vectors.ids[h.index] ?? '',
-      cosine: parts
-        ? onModelScale(rankingScore(parts, vectors.row(h.index), ranking!), calibration, ranking!)
-        : h.score,
+      cosine:
+        ranking && parts
+          ? onModelScale(rankingScore(parts, vectors.row(h.index), ranking), calibration, ranking)
+          : h.score,
     }));
     return { hits, scores };
   }
