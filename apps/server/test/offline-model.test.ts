@@ -20,6 +20,7 @@ import {
 import { WorkerEmbedder } from '../src/modules/ml/embedder.js';
 import { modelRank } from '../src/modules/ml/model-catalog.js';
 import { checkModelFolder, modelFolder } from '../src/modules/ml/model-files.js';
+import { TransformerModel } from '../src/modules/ml/transformer.model.js';
 import { OfflineEmbedder, TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
 import { USE_LITE_MODEL_ID } from '../src/modules/ml/use-lite.constants.js';
 import { engines, startServer, upgrade, type TestServer } from './harness.js';
@@ -468,6 +469,36 @@ describe.runIf(MODELS)('a model read with a query instruction', { timeout: 120_0
       expect(same(page!, plainPage!)).toBeLessThan(1e-5);
     } finally {
       await Promise.all([instructed.close(), plain.close()]);
+    }
+  });
+});
+
+describe.runIf(MODELS)('the transformer on onnxruntime-node', { timeout: 120_000 }, () => {
+  it('gives the vectors @huggingface/transformers gave (tokens, truncation at 256, padding, pooling)', async () => {
+    const fixture = JSON.parse(
+      readFileSync(path.join(import.meta.dirname, 'fixtures/transformer-vectors.json'), 'utf8'),
+    ) as {
+      texts: string[];
+      vectors: Record<string, { head: number[]; norm: number }[]>;
+    };
+    for (const part of [ALL_MINILM_L6_V2, BGE_SMALL_EN_V15]) {
+      const model = await TransformerModel.load({
+        repo: part.repo,
+        pooling: part.pooling ?? 'mean',
+        maxTokens: 256,
+        queryPrefix: part.queryPrefix,
+        modelsDir: MODELS!,
+        threads: 1,
+      });
+      for (const purpose of ['document', 'query'] as const) {
+        // The three texts in one batch: the long one is cut, the short ones padded to it.
+        const vectors = await model.embed(fixture.texts, purpose);
+        fixture.vectors[`${part.repo} ${purpose}`]!.forEach((expected, i) => {
+          const got = vectors[i]!;
+          expect(Math.abs(Math.hypot(...got) - expected.norm)).toBeLessThan(1e-4);
+          expected.head.forEach((x, k) => expect(Math.abs(got[k]! - x)).toBeLessThan(1e-5));
+        });
+      }
     }
   });
 });

@@ -1,4 +1,7 @@
-import { AutoModel, AutoTokenizer, env, mean_pooling, type Tensor } from '@huggingface/transformers';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import * as ort from 'onnxruntime-node';
 import { UseMultilingualModel } from './use-multilingual.model.js';
 
 interface OwnModelOptions {
@@ -16,6 +19,14 @@ export interface TransformerModelOptions extends OwnModelOptions {
   companions?: (OwnModelOptions & { kind: 'use-multilingual' | 'transformer'; weight: number; dimensions: number })[];
 }
 
+/** The part of `@huggingface/tokenizers` used here (its published types do not resolve under NodeNext). */
+interface TextTokenizer {
+  encode(text: string): { ids: number[] };
+  token_to_id(token: string): number | undefined;
+  get_vocab(): Map<string, number>;
+}
+const TextTokenizer = Tokenizer as unknown as new (json: object, config: object) => TextTokenizer;
+
 /** What a companion model does: unit vectors, and whether it knows a word. */
 interface Companion {
   knowsWord(word: string): boolean;
@@ -25,33 +36,44 @@ interface Companion {
 /**
  * A sentence-embedding transformer on onnxruntime-node (int8 ONNX), read from MODELS_DIR only:
  * the files were checked against their pins before this thread started, so no download happens here.
+ * The tokenizer is the one `@huggingface/transformers` runs (`@huggingface/tokenizers`), fed to the
+ * session the way that library does; the session reads its file itself, so no copy of the weights
+ * passes through the JavaScript heap and the image library the full package imports is never
+ * loaded (decision 0023).
  */
 export class TransformerModel implements Companion {
   private vocab: Map<string, number> | undefined;
 
   private constructor(
-    private readonly tokenizer: Awaited<ReturnType<typeof AutoTokenizer.from_pretrained>>,
-    private readonly model: Awaited<ReturnType<typeof AutoModel.from_pretrained>>,
+    private readonly tokenizer: TextTokenizer,
+    private readonly tokens: { pad: number; maxLength: number },
+    private readonly session: ort.InferenceSession,
     private readonly options: TransformerModelOptions,
+    private readonly hiddenSize: number,
     private readonly companions: Companion[],
   ) {}
 
   static async load(options: TransformerModelOptions): Promise<TransformerModel> {
-    env.allowRemoteModels = false;
-    env.allowLocalModels = true;
-    env.localModelPath = options.modelsDir.endsWith('/') ? options.modelsDir : `${options.modelsDir}/`;
-    env.useFSCache = false;
-    const tokenizer = await AutoTokenizer.from_pretrained(options.repo);
-    const model = await AutoModel.from_pretrained(options.repo, {
-      dtype: 'q8',
-      device: 'cpu',
+    const folder = path.join(options.modelsDir, ...options.repo.split('/'));
+    const json = async (file: string): Promise<Record<string, unknown>> =>
+      JSON.parse(await readFile(path.join(folder, file), 'utf8')) as Record<string, unknown>;
+    const [tokenizerJson, tokenizerConfig, config] = await Promise.all([
+      json('tokenizer.json'),
+      json('tokenizer_config.json'),
+      json('config.json'),
+    ]);
+    const tokenizer = new TextTokenizer(tokenizerJson, tokenizerConfig);
+    const pad = tokenizer.token_to_id(typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : '[PAD]');
+    const hiddenSize = config.hidden_size;
+    if (pad === undefined || typeof hiddenSize !== 'number') throw new Error(`${folder}: no pad token or hidden size`);
+    const maxLength =
+      typeof tokenizerConfig.model_max_length === 'number' ? tokenizerConfig.model_max_length : Infinity;
+    const session = await ort.InferenceSession.create(path.join(folder, 'onnx/model_quantized.onnx'), {
+      intraOpNumThreads: options.threads,
+      interOpNumThreads: 1,
       // Without the CPU arena onnxruntime returns each batch's activations instead of keeping the
       // largest batch's high-water mark for the life of the process (bench/RESULTS.md: RSS).
-      session_options: {
-        intraOpNumThreads: options.threads,
-        interOpNumThreads: 1,
-        enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
-      },
+      enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
     });
     const companions: Companion[] = [];
     for (const c of options.companions ?? []) {
@@ -63,7 +85,7 @@ export class TransformerModel implements Companion {
         companions.push(await TransformerModel.load({ ...c, modelsDir, threads, companions: [] }));
       }
     }
-    return new TransformerModel(tokenizer, model, options, companions);
+    return new TransformerModel(tokenizer, { pad, maxLength }, session, options, hiddenSize, companions);
   }
 
   /** Whether a word is a whole token of the model's vocabulary. */
@@ -121,26 +143,46 @@ export class TransformerModel implements Companion {
     });
   }
 
-  private get hiddenSize(): number {
-    return (this.model.config as unknown as { hidden_size: number }).hidden_size;
-  }
-
   private async embedOwn(texts: string[], purpose: 'document' | 'query'): Promise<Float32Array[]> {
-    const prefix = purpose === 'query' ? this.options.queryPrefix : undefined;
-    const inputs = this.tokenizer(prefix ? texts.map((t) => prefix + t) : texts, {
-      padding: true,
-      truncation: true,
-      max_length: this.options.maxTokens,
+    const prefix = purpose === 'query' ? (this.options.queryPrefix ?? '') : '';
+    // As `@huggingface/transformers` tokenizes a batch: special tokens added, then cut at the
+    // limit (the closing separator goes with the rest), padded on the right to the longest.
+    const limit = Math.min(this.options.maxTokens, this.tokens.maxLength);
+    const encoded = texts.map((t) => this.tokenizer.encode(prefix + t).ids.slice(0, limit));
+    const width = Math.max(...encoded.map((ids) => ids.length));
+    const ids = new BigInt64Array(texts.length * width).fill(BigInt(this.tokens.pad));
+    const mask = new BigInt64Array(texts.length * width);
+    encoded.forEach((row, r) =>
+      row.forEach((id, c) => {
+        ids[r * width + c] = BigInt(id);
+        mask[r * width + c] = 1n;
+      }),
+    );
+    const dims = [texts.length, width];
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor('int64', ids, dims),
+      attention_mask: new ort.Tensor('int64', mask, dims),
+    };
+    if (this.session.inputNames.includes('token_type_ids')) {
+      feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(texts.length * width), dims);
+    }
+    const result = await this.session.run(feeds);
+    const hidden = result.last_hidden_state ?? result[this.session.outputNames[0]!]!;
+    const data = hidden.data as Float32Array;
+    const size = this.hiddenSize;
+    const out = encoded.map((row, r) => {
+      const base = r * width * size;
+      if (this.options.pooling === 'cls') return data.slice(base, base + size);
+      // The mean over the text's own tokens, summed in doubles as that library's mean pooling does.
+      const vector = new Float32Array(size);
+      for (let k = 0; k < size; k++) {
+        let sum = 0;
+        for (let j = 0; j < row.length; j++) sum += data[base + j * size + k]!;
+        vector[k] = sum / row.length;
+      }
+      return vector;
     });
-    const output = (await this.model(inputs)) as { last_hidden_state: Tensor };
-    const hidden = output.last_hidden_state;
-    const pooled =
-      this.options.pooling === 'mean' ? mean_pooling(hidden, inputs.attention_mask) : hidden.slice(null, 0, null);
-    const [rows, dims] = pooled.dims as [number, number];
-    const data = pooled.data as Float32Array;
-    const out = Array.from({ length: rows }, (_, r) => data.slice(r * dims, (r + 1) * dims));
     hidden.dispose();
-    pooled.dispose();
     return out;
   }
 }
