@@ -63,7 +63,9 @@ export class TransformerModel implements Companion {
       json('config.json'),
     ]);
     const tokenizer = new TextTokenizer(tokenizerJson, tokenizerConfig);
-    const pad = tokenizer.token_to_id(typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : '[PAD]');
+    const pad = tokenizer.token_to_id(
+      typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : '[PAD]',
+    );
     const hiddenSize = config.hidden_size;
     if (pad === undefined || typeof hiddenSize !== 'number') throw new Error(`${folder}: no pad token or hidden size`);
     const maxLength =
