@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
+import { modelFolder } from './model-files.js';
+import { openModelSession } from './onnx-session.js';
 import { UseMultilingualModel } from './use-multilingual.model.js';
 
 interface OwnModelOptions {
@@ -54,7 +56,7 @@ export class TransformerModel implements Companion {
   ) {}
 
   static async load(options: TransformerModelOptions): Promise<TransformerModel> {
-    const folder = path.join(options.modelsDir, ...options.repo.split('/'));
+    const folder = modelFolder(options.modelsDir, options);
     const json = async (file: string): Promise<Record<string, unknown>> =>
       JSON.parse(await readFile(path.join(folder, file), 'utf8')) as Record<string, unknown>;
     const [tokenizerJson, tokenizerConfig, config] = await Promise.all([
@@ -70,13 +72,7 @@ export class TransformerModel implements Companion {
     if (pad === undefined || typeof hiddenSize !== 'number') throw new Error(`${folder}: no pad token or hidden size`);
     const maxLength =
       typeof tokenizerConfig.model_max_length === 'number' ? tokenizerConfig.model_max_length : Infinity;
-    const session = await ort.InferenceSession.create(path.join(folder, 'onnx/model_quantized.onnx'), {
-      intraOpNumThreads: options.threads,
-      interOpNumThreads: 1,
-      // Without the CPU arena onnxruntime returns each batch's activations instead of keeping the
-      // largest batch's high-water mark for the life of the process (bench/RESULTS.md: RSS).
-      enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
-    });
+    const session = await openModelSession(folder, options.threads);
     const companions: Companion[] = [];
     for (const c of options.companions ?? []) {
       if (c.kind === 'use-multilingual') {

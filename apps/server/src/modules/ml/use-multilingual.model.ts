@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { SentencePieceProcessor } from '@agnai/sentencepiece-js';
 import * as ort from 'onnxruntime-node';
+import { modelFolder } from './model-files.js';
+import { openModelSession } from './onnx-session.js';
 
 /** The ids the graph's own tokenizer put around every text (checked by `scripts/provision-model.py`). */
 const BOS = 1;
@@ -20,14 +22,10 @@ export class UseMultilingualModel {
   ) {}
 
   static async load(modelsDir: string, repo: string, threads: number): Promise<UseMultilingualModel> {
-    const folder = path.join(modelsDir, ...repo.split('/'));
+    const folder = modelFolder(modelsDir, { repo });
     const tokenizer = new SentencePieceProcessor();
     await tokenizer.load(path.join(folder, 'sentencepiece.model'));
-    const session = await ort.InferenceSession.create(path.join(folder, 'onnx/model_quantized.onnx'), {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
-    });
+    const session = await openModelSession(folder, threads);
     const [ids, splits] = session.inputNames;
     const [output] = session.outputNames;
     if (!ids || !splits || !output) throw new Error(`${folder}: not the cut USE multilingual graph`);
