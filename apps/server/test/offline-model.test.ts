@@ -474,11 +474,12 @@ describe.runIf(MODELS)('a model read with a query instruction', { timeout: 120_0
 });
 
 describe.runIf(MODELS)('the transformer on onnxruntime-node', { timeout: 120_000 }, () => {
-  it('gives the vectors @huggingface/transformers gave (tokens, truncation at 256, padding, pooling)', async () => {
+  it('reads the tokens @huggingface/transformers read and gives its vectors (truncation at 256, padding, pooling)', async () => {
     const fixture = JSON.parse(
       readFileSync(path.join(import.meta.dirname, 'fixtures/transformer-vectors.json'), 'utf8'),
     ) as {
       texts: string[];
+      tokens: Record<string, number[][]>;
       vectors: Record<string, { head: number[]; norm: number }[]>;
     };
     for (const part of [ALL_MINILM_L6_V2, BGE_SMALL_EN_V15]) {
@@ -491,12 +492,16 @@ describe.runIf(MODELS)('the transformer on onnxruntime-node', { timeout: 120_000
         threads: 1,
       });
       for (const purpose of ['document', 'query'] as const) {
-        // The three texts in one batch: the long one is cut, the short ones padded to it.
+        // Exactly the library's tokens: special tokens, the query prefix, the long text cut at 256.
+        expect(model.tokenIds(fixture.texts, purpose)).toEqual(fixture.tokens[`${part.repo} ${purpose}`]);
+        // The three texts in one batch: the long one is cut, the short ones padded to it. The vectors
+        // were written on a CPU without VNNI, whose int8 products round differently from those with
+        // it: they agree to the last digit on such a CPU, within about 2 % elsewhere.
         const vectors = await model.embed(fixture.texts, purpose);
         fixture.vectors[`${part.repo} ${purpose}`]!.forEach((expected, i) => {
           const got = vectors[i]!;
-          expect(Math.abs(Math.hypot(...got) - expected.norm)).toBeLessThan(1e-4);
-          expected.head.forEach((x, k) => expect(Math.abs(got[k]! - x)).toBeLessThan(1e-5));
+          expect(Math.abs(Math.hypot(...got) / expected.norm - 1)).toBeLessThan(0.03);
+          expected.head.forEach((x, k) => expect(Math.abs(got[k]! - x) / expected.norm).toBeLessThan(0.02));
         });
       }
     }

@@ -141,12 +141,19 @@ export class TransformerModel implements Companion {
     });
   }
 
-  private async embedOwn(texts: string[], purpose: 'document' | 'query'): Promise<Float32Array[]> {
+  /**
+   * The token ids the model reads for each text, as `@huggingface/transformers` tokenizes a batch:
+   * special tokens added, then cut at the limit (the closing separator goes with the rest).
+   */
+  tokenIds(texts: string[], purpose: 'document' | 'query'): number[][] {
     const prefix = purpose === 'query' ? (this.options.queryPrefix ?? '') : '';
-    // As `@huggingface/transformers` tokenizes a batch: special tokens added, then cut at the
-    // limit (the closing separator goes with the rest), padded on the right to the longest.
     const limit = Math.min(this.options.maxTokens, this.tokens.maxLength);
-    const encoded = texts.map((t) => this.tokenizer.encode(prefix + t).ids.slice(0, limit));
+    return texts.map((t) => this.tokenizer.encode(prefix + t).ids.slice(0, limit));
+  }
+
+  private async embedOwn(texts: string[], purpose: 'document' | 'query'): Promise<Float32Array[]> {
+    // Padded on the right to the longest, as that library pads a batch.
+    const encoded = this.tokenIds(texts, purpose);
     const width = Math.max(...encoded.map((ids) => ids.length));
     const ids = new BigInt64Array(texts.length * width).fill(BigInt(this.tokens.pad));
     const mask = new BigInt64Array(texts.length * width);
