@@ -1,7 +1,8 @@
 /**
- * Offline category accuracy on the labelled and both held-out sets of category-labels.json, for the
- * evidence the category model fuses (decision 0015): anchors, descriptions, the page's
- * self-description and the user's history, each added in turn; weights are chosen on `labels` only.
+ * Offline category accuracy on the labelled and both held-out sets of category-labels.json, and on
+ * the second, blind labelling of all 88 pages (category-labels-policy.json), for the evidence the
+ * category model fuses (decisions 0015, 0024): anchors, descriptions, the page's self-description,
+ * the user's history and the trained head, each added in turn; weights are chosen on `labels` only.
  *
  *   node --conditions=@linkwise/source --import tsx experiments/category-vectors.ts     (from bench/)
  *
@@ -17,6 +18,8 @@ import {
   type CategoryWeights,
   type LabelledNeighbour,
 } from '../../apps/server/src/modules/analysis/category-model.js';
+import { CategoryHead } from '../../apps/server/src/modules/analysis/category-head.js';
+import { CATEGORY_HEAD } from '../../apps/server/src/modules/analysis/category-head.data.js';
 import { cosine, pageText } from '../../apps/server/src/modules/ml/embedder.js';
 import { corpusFacts } from '../lib/corpus.js';
 import { createEmbedder } from '../lib/embedder.js';
@@ -26,7 +29,16 @@ type Labels = Record<string, string>;
 const file = JSON.parse(
   readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../category-labels.json'), 'utf8'),
 ) as { labels: Labels; heldout: Labels; heldout2: Labels };
-const sets = { labels: file.labels, heldout: file.heldout, heldout2: file.heldout2 };
+// The second, blind labelling of all 88 pages from the written policy (decision 0024).
+const policy = JSON.parse(
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../category-labels-policy.json'), 'utf8'),
+) as { pages: Record<string, { category: string }> };
+const sets = {
+  labels: file.labels,
+  heldout: file.heldout,
+  heldout2: file.heldout2,
+  policy: Object.fromEntries(Object.entries(policy.pages).map(([name, p]) => [name, p.category])),
+};
 const pages = corpusFacts();
 // BENCH_MODEL=use-lite for the model the anchors were first tuned on; the offline transformer by default.
 const model = await createEmbedder();
@@ -44,6 +56,8 @@ const embedder: typeof model =
           (await model.embed(texts, purpose)).map(toRanking),
       })
     : model;
+// The head reads the model's own vectors, not the ranking space's.
+const loadHead = process.env.CATEGORY_SPACE === 'ranking' ? () => Promise.resolve(undefined) : undefined;
 const vectors = await embedder.embed(
   pages.map(({ facts }) => pageText(facts.title, facts.description, facts.text) || '-'),
 );
@@ -65,7 +79,8 @@ interface Variant {
   history: boolean;
 }
 const none = { strong: 0, moderate: 0, weak: 0 };
-const variants: Record<string, Variant> = {
+// Decision 0015's rows, before the trained head (head 0), then the head's (decision 0024).
+const before: Record<string, Variant> = {
   'anchors only (before)': { weights: { description: 0, prior: none }, priors: false, history: false },
   'descriptions only': { weights: { description: 1, prior: none }, priors: false, history: false },
   'descriptions 0.25 + anchors 0.75': { weights: { description: 0.25, prior: none }, priors: false, history: false },
@@ -82,16 +97,44 @@ const variants: Record<string, Variant> = {
     history: false,
   },
   'anchors + priors + history 0.05': { weights: { history: 0.05 }, priors: true, history: true },
-  'anchors + priors + history 0.1 (chosen)': { weights: {}, priors: true, history: true },
+  'anchors + priors + history 0.1': { weights: {}, priors: true, history: true },
   'anchors + priors + history 0.2': { weights: { history: 0.2 }, priors: true, history: true },
   'anchors + priors + history 0.4': { weights: { history: 0.4 }, priors: true, history: true },
   'anchors + priors + history 0.1, neighbours unconfirmed': { weights: {}, priors: true, history: true },
   'descriptions 0.5 + priors + history 0.1': { weights: { description: 0.5 }, priors: true, history: true },
 };
+const variants: Record<string, Variant> = {
+  ...Object.fromEntries(
+    Object.entries(before).map(([name, v]) => [name, { ...v, weights: { ...v.weights, head: 0 } }]),
+  ),
+  'anchors + priors + head 0.25 (chosen; a user without history)': {
+    weights: { head: 0.25 },
+    priors: true,
+    history: false,
+  },
+  'anchors + priors + head 0.5': { weights: { head: 0.5 }, priors: true, history: false },
+  'anchors + priors + head 1': { weights: { head: 1 }, priors: true, history: false },
+  'anchors + priors + history 0.1 + head 0.25 (chosen)': { weights: { head: 0.25 }, priors: true, history: true },
+  'anchors + priors + history 0.1 + head 0.5': { weights: { head: 0.5 }, priors: true, history: true },
+  'anchors + priors + history 0.1 + head 1': { weights: { head: 1 }, priors: true, history: true },
+};
+
+// The head alone: its most probable class.
+const head = new CategoryHead(CATEGORY_HEAD);
+const alone = Object.values(sets).map((set) => {
+  let right = 0;
+  for (const [pageName, label] of Object.entries(set)) {
+    const p = [...head.probabilities(vectors[index.get(pageName)!]!)].sort((a, b) => b[1] - a[1]);
+    if (p[0]![0] === label) right++;
+  }
+  const total = Object.keys(set).length;
+  return `${right}/${total} = ${((100 * right) / total).toFixed(1)} %`;
+});
+console.log(`| the trained head alone | ${alone.join(' | ')} |`);
 
 const misses: string[] = [];
 for (const [name, variant] of Object.entries(variants)) {
-  const model = new CategoryModel(embedder, { ...CATEGORY_WEIGHTS, ...variant.weights });
+  const model = new CategoryModel(embedder, { ...CATEGORY_WEIGHTS, ...variant.weights }, loadHead);
   const line: string[] = [];
   for (const [setName, set] of Object.entries(sets)) {
     let right = 0;
@@ -107,7 +150,8 @@ for (const [name, variant] of Object.entries(variants)) {
       };
       const { category } = await model.classify(vectors[i]!, [], evidence);
       if (category === label) right++;
-      else if (name.endsWith('(chosen)')) misses.push(`${setName} ${pageName}: ${label} → ${category}`);
+      else if (name.includes('(chosen') && setName !== 'policy')
+        misses.push(`${setName} ${pageName}: ${label} → ${category}`);
     }
     const total = Object.keys(set).length;
     line.push(`${right}/${total} = ${((100 * right) / total).toFixed(1)} %`);
@@ -129,7 +173,7 @@ const scenarios = [
 const unrelated = ['smitten-kitchen', 'mashable', 'github', 'nbcnews', 'anandtech', 'postplanner'];
 console.log('\n| own-category history weight | new similar pages filed there | unrelated pages pulled in |');
 for (const ownHistory of [0, 0.2, 0.4]) {
-  const model = new CategoryModel(embedder, { ...CATEGORY_WEIGHTS, ownHistory });
+  const model = new CategoryModel(embedder, { ...CATEGORY_WEIGHTS, ownHistory }, loadHead);
   let filed = 0;
   let fresh = 0;
   let pulled = 0;

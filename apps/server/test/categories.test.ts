@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CategoryModel, type LabelledNeighbour } from '../src/modules/analysis/category-model.js';
+import { CATEGORY_WEIGHTS, CategoryModel, type LabelledNeighbour } from '../src/modules/analysis/category-model.js';
 import { pagePriors } from '../src/modules/analysis/category-priors.js';
 import { cosine, pageText, type Embedder } from '../src/modules/ml/embedder.js';
-import { ALL_MINILM_L6_V2 } from '../src/modules/ml/local-models.js';
+import { ALL_MINILM_L6_V2, MINILM_BGE_USE_MULTILINGUAL } from '../src/modules/ml/local-models.js';
 import { TransformerEmbedder } from '../src/modules/ml/offline-embedder.js';
 import { extractFacts } from '../src/modules/pages/extract-facts.js';
 import type { PageFacts } from '../src/modules/pages/extractor.js';
@@ -148,6 +148,41 @@ describe.skipIf(!corpus || !MODELS)('categories on corpus pages (all-MiniLM-L6-v
       neighbours,
     });
     expect(result.category).not.toBe('Reading list');
+  });
+});
+
+describe.skipIf(!corpus || !MODELS)('categories with the trained head (the default model)', () => {
+  let embedder: Embedder;
+  let withHead: CategoryModel;
+  let anchorsOnly: CategoryModel;
+  beforeAll(() => {
+    embedder = new TransformerEmbedder(MINILM_BGE_USE_MULTILINGUAL, MODELS!, 1);
+    withHead = new CategoryModel(embedder);
+    anchorsOnly = new CategoryModel(embedder, { ...CATEGORY_WEIGHTS, head: 0 });
+  });
+  afterAll(() => embedder.close());
+
+  it('files pages the anchor phrases alone get wrong', { timeout: 60_000 }, async () => {
+    // Labelled corpus pages (bench/category-labels.json): a founder podcast, a chip review, a humour site's post.
+    const expected: Record<string, string> = { indiehackers: 'Business', eweek: 'Technology', pikabu: 'Entertainment' };
+    const names = Object.keys(expected);
+    const vectors = await embedder.embed(
+      names.map((n) => pageText(factsOf(n).title, factsOf(n).description, factsOf(n).text)),
+    );
+    for (const [i, name] of names.entries()) {
+      const evidence = { facts: factsOf(name) };
+      expect((await withHead.classify(vectors[i]!, [], evidence)).category, name).toBe(expected[name]);
+      expect((await anchorsOnly.classify(vectors[i]!, [], evidence)).category, name).not.toBe(expected[name]);
+    }
+  });
+
+  it('says Other when no category fits, which no anchor phrase can', async () => {
+    const [listing] = await embedder.embed([
+      '2017 Volkswagen Golf 1.4 TSI for sale, 68,000 miles, one owner | CarTrader. Manual, petrol, silver. ' +
+        'Price £9,450. Call the dealer to book a test drive.',
+    ]);
+    expect((await withHead.classify(listing!, [])).category).toBe('Other');
+    expect((await anchorsOnly.classify(listing!, [])).category).not.toBe('Other');
   });
 });
 

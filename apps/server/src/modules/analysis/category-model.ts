@@ -1,5 +1,6 @@
 import { cosine, DEFAULT_CALIBRATION, type Embedder } from '../ml/embedder.js';
 import type { PageFacts } from '../pages/extractor.js';
+import { CategoryHead, type CategoryHeadData } from './category-head.js';
 import { pagePriors, type DefaultCategory, type PriorStrength } from './category-priors.js';
 
 /**
@@ -143,6 +144,11 @@ export const CATEGORY_ANCHORS: Record<DefaultCategory, string[]> = {
  * says about itself, plus the user's history.
  */
 export interface CategoryWeights {
+  /**
+   * Added to each default category and to `Other`: the trained head's probability for it (decision
+   * 0024), when the head was trained on the page vector's model.
+   */
+  head: number;
   /** Share of the description's cosine in a default category's word score; the rest is its anchors'. */
   description: number;
   /** Added to a category a page's self-description points to. */
@@ -163,6 +169,7 @@ export interface CategoryWeights {
 }
 
 export const CATEGORY_WEIGHTS: CategoryWeights = {
+  head: 0.25,
   description: 0,
   prior: { strong: 0.15, moderate: 0.06, weak: 0.02 },
   history: 0.1,
@@ -196,6 +203,11 @@ interface Anchored {
 
 const key = (name: string) => name.toLocaleLowerCase('en-US');
 
+/** The head trained for the default offline model, loaded on first use (the api role never classifies). */
+async function shippedHead(): Promise<CategoryHeadData> {
+  return (await import('./category-head.data.js')).CATEGORY_HEAD;
+}
+
 /**
  * The category of a page vector, from three kinds of evidence fused into one score per category:
  * its words (cosine to each category's description and anchor phrases; the user's own categories by
@@ -209,16 +221,19 @@ export class CategoryModel {
   private readonly own = new Map<string, Promise<Float32Array[]>>();
   /** The model the cached anchors were embedded with: the offline model may switch while running. */
   private anchorsModel: string | undefined;
+  private head: Promise<CategoryHead | undefined> | undefined;
 
   constructor(
     readonly embedder: Embedder,
     private readonly weights: CategoryWeights = CATEGORY_WEIGHTS,
+    private readonly loadHead: () => Promise<CategoryHeadData | undefined> = shippedHead,
   ) {}
 
   private defaultAnchors(): Promise<Anchored[]> {
     if (this.anchorsModel !== this.embedder.modelId) {
       this.anchorsModel = this.embedder.modelId;
       this.defaults = undefined;
+      this.head = undefined;
       this.own.clear();
     }
     this.defaults ??= (async () => {
@@ -242,6 +257,15 @@ export class CategoryModel {
       throw error;
     });
     return this.defaults;
+  }
+
+  /** The trained head, when it reads this model's vectors (USE-lite's, or a remote model's, it does not). */
+  private trainedHead(): Promise<CategoryHead | undefined> {
+    this.head ??= this.loadHead().then(
+      (data) => (data && data.modelId === this.embedder.modelId ? new CategoryHead(data) : undefined),
+      () => undefined, // no head is the anchors' answer, never a failed analysis
+    );
+    return this.head;
   }
 
   private ownAnchors(name: string): Promise<Float32Array[]> {
@@ -284,7 +308,9 @@ export class CategoryModel {
         )
       : [];
     const history = this.history(neighbours);
-    const out: { category: string; score: number }[] = [];
+    const head = w.head > 0 ? await this.trainedHead() : undefined;
+    const probabilities = head?.dimensions === page.length ? head.probabilities(page) : undefined;
+    const out: { category: string; score: number; own: boolean }[] = [];
     for (const anchored of candidates) {
       // A page vector of another model (embedded just before a switch) cannot be compared.
       if (anchored.vectors[0] && anchored.vectors[0].length !== page.length) continue;
@@ -297,9 +323,20 @@ export class CategoryModel {
       if (anchored.own || ownKeys.has(k)) score += w.ownBonus;
       for (const prior of priors) if (key(prior.category) === k) score += w.prior[prior.strength];
       score += (anchored.own ? w.ownHistory : w.history) * (history.get(k) ?? 0);
-      out.push({ category: anchored.name, score });
+      out.push({ category: anchored.name, score, own: anchored.own });
     }
-    return out.sort((a, b) => b.score - a.score);
+    if (probabilities) {
+      // The head reorders the defaults and `Other` (no phrases: it scores the bar below which nothing
+      // fits) among themselves. The best of them keeps the level it had, so the head never lifts
+      // them above the user's own categories, of which it knows nothing.
+      const led = [...out.filter((s) => !s.own), { category: 'Other', score: w.minScore, own: false }];
+      const level = Math.max(...led.map((s) => s.score));
+      for (const s of led) s.score += w.head * (probabilities.get(s.category) ?? 0);
+      const shift = Math.max(...led.map((s) => s.score)) - level;
+      for (const s of led) s.score -= shift;
+      out.push(led.at(-1)!);
+    }
+    return out.sort((a, b) => b.score - a.score).map(({ category, score }) => ({ category, score }));
   }
 
   /**
@@ -324,8 +361,11 @@ export class CategoryModel {
     userCategories: string[],
     evidence: CategoryEvidence = {},
   ): Promise<{ category: string; score: number }> {
-    const [best] = await this.scores(page, userCategories, evidence);
+    const scores = await this.scores(page, userCategories, evidence);
+    const [best] = scores;
     if (!best) return { category: 'Other', score: -Infinity };
+    // With the head, `Other` is a candidate that carries the bar itself.
+    if (scores.some((s) => s.category === 'Other')) return best;
     return best.score < this.weights.minScore ? { category: 'Other', score: best.score } : best;
   }
 }
