@@ -101,10 +101,17 @@ export function realKeyJourney(): void {
         if (!saved) await new Promise((r) => setTimeout(r, 100));
       }
       assert.ok(saved, 'the key press saved the page');
-      const badge = await ext.worker.evaluate(async () => {
-        const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-        return chrome.action.getBadgeText({ tabId: tab?.id });
-      });
+      // The server can hold the link a moment before the extension has read its answer ('…').
+      const badgeText = () =>
+        ext.worker.evaluate(async () => {
+          const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+          return chrome.action.getBadgeText({ tabId: tab?.id });
+        });
+      let badge = await badgeText();
+      while (badge === '…' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        badge = await badgeText();
+      }
       assert.equal(badge, '✓');
       // The in-page confirmation (activeTab lets the extension show it only now).
       await page.locator('#linkwise-save-toast').waitFor({ state: 'attached' });
