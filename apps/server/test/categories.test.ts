@@ -163,7 +163,7 @@ describe.skipIf(!corpus || !MODELS)('categories with the trained head (the defau
   afterAll(() => embedder.close());
 
   it('files pages the anchor phrases alone get wrong', { timeout: 60_000 }, async () => {
-    // Labelled corpus pages (bench/category-labels.json): a founder podcast, a chip review, a humour site's post.
+    // Labelled corpus pages (bench/category-labels.json): a founder podcast, a chip review, a Russian humour site's post.
     const expected: Record<string, string> = { indiehackers: 'Business', eweek: 'Technology', pikabu: 'Entertainment' };
     const names = Object.keys(expected);
     const vectors = await embedder.embed(
@@ -174,6 +174,19 @@ describe.skipIf(!corpus || !MODELS)('categories with the trained head (the defau
       expect((await withHead.classify(vectors[i]!, [], evidence)).category, name).toBe(expected[name]);
       expect((await anchorsOnly.classify(vectors[i]!, [], evidence)).category, name).not.toBe(expected[name]);
     }
+  });
+
+  it('files non-English pages: Russian, Italian and Spanish', { timeout: 60_000 }, async () => {
+    // A Russian humour site's post, a Milan city-politics article, a Spanish underwear magazine.
+    const expected: Record<string, string> = { pikabu: 'Entertainment', milanocittastato: 'News', belfusto: 'Other' };
+    const names = Object.keys(expected);
+    const vectors = await embedder.embed(
+      names.map((n) => pageText(factsOf(n).title, factsOf(n).description, factsOf(n).text)),
+    );
+    const got: Record<string, string> = {};
+    for (const [i, name] of names.entries())
+      got[name] = (await withHead.classify(vectors[i]!, [], { facts: factsOf(name) })).category;
+    expect(got).toEqual(expected);
   });
 
   it('says Other when no category fits, which no anchor phrase can', async () => {
