@@ -14,6 +14,7 @@ import {
   trainCategoryHead,
   type CategoryHeadData,
 } from '../apps/server/src/modules/analysis/category-head.js';
+import { DEFAULT_CATEGORIES } from '@linkwise/contract';
 import { MINILM_BGE_USE_MULTILINGUAL } from '../apps/server/src/modules/ml/local-models.js';
 import { checkModelFolder } from '../apps/server/src/modules/ml/model-files.js';
 import { TransformerEmbedder } from '../apps/server/src/modules/ml/offline-embedder.js';
@@ -23,7 +24,7 @@ const modelsDir = process.env.MODELS_DIR ?? path.join(root, 'data', 'models');
 const folder = path.join(root, 'apps/server/src/modules/analysis');
 const examplesFile = path.join(folder, 'category-examples.json');
 const out = path.join(folder, 'category-head.data.ts');
-// The default offline model (config OFFLINE_MODEL): the head reads its page vectors only.
+// The default offline model (config LOCAL_MODEL): the head reads its page vectors only.
 const model = MINILM_BGE_USE_MULTILINGUAL;
 
 const problem = await checkModelFolder(modelsDir, model);
@@ -32,7 +33,13 @@ const embedder = new TransformerEmbedder(model, modelsDir, Number(process.env.MO
 const parsed = JSON.parse(readFileSync(examplesFile, 'utf8')) as Record<string, string[]>;
 // Of the examples themselves, not of the file's layout.
 const sha256 = createHash('sha256').update(JSON.stringify(parsed)).digest('hex');
-const examples = Object.entries(parsed).flatMap(([category, texts]) => texts.map((text) => ({ category, text })));
+// One class per category of the spec's list (`Other` included), in its order.
+const classes: string[] = [...DEFAULT_CATEGORIES];
+const unknown = Object.keys(parsed).filter((c) => !classes.includes(c));
+const missing = classes.filter((c) => !parsed[c]?.length);
+if (unknown.length || missing.length)
+  throw new Error(`examples: unknown categories [${unknown.join(', ')}], none for [${missing.join(', ')}]`);
+const examples = classes.flatMap((category) => parsed[category]!.map((text) => ({ category, text })));
 console.log(`embedding ${examples.length} examples with ${embedder.modelId}…`);
 const vectors: Float32Array[] = [];
 for (let i = 0; i < examples.length; i += 32) {
@@ -40,7 +47,6 @@ for (let i = 0; i < examples.length; i += 32) {
   process.stdout.write(`\r${vectors.length} of ${examples.length}`);
 }
 await embedder.close();
-const classes = [...new Set(examples.map((e) => e.category))];
 const { l2, iterations } = CATEGORY_HEAD_TRAINING;
 console.log(`\ntraining: ${classes.length} classes, L2 ${l2}, ${iterations} iterations…`);
 const { weights, bias, loss } = trainCategoryHead(
