@@ -524,6 +524,30 @@ describe.runIf(MODELS)('the transformer on onnxruntime-node', { timeout: 120_000
       }
     }
   });
+  it('lets its thread hand memory back after each model of the joined default opens, before the next loads', async () => {
+    const opened: number[] = [];
+    const model = await TransformerModel.load(
+      {
+        repo: SPEC.repo,
+        pooling: SPEC.pooling,
+        maxTokens: SPEC.maxTokens,
+        modelsDir: MODELS!,
+        threads: 1,
+        companions: (SPEC.companions ?? []).map((c) => ({
+          kind: c.kind,
+          repo: c.repo,
+          weight: c.weight,
+          dimensions: c.dimensions,
+          pooling: c.pooling ?? 'mean',
+          maxTokens: c.maxTokens ?? 256,
+        })),
+      },
+      () => opened.push(opened.length),
+    );
+    expect(opened).toHaveLength(1 + (SPEC.companions ?? []).length);
+    const [vector] = await model.embed(['a page about sourdough bread'], 'document');
+    expect(vector).toHaveLength(SPEC.dimensions);
+  });
 });
 
 describe.runIf(MODELS)('an older model taken from the parts of the running one', { timeout: 120_000 }, () => {

@@ -55,7 +55,11 @@ export class TransformerModel implements Companion {
     private readonly companions: Companion[],
   ) {}
 
-  static async load(options: TransformerModelOptions): Promise<TransformerModel> {
+  /**
+   * `settle` runs after each model's session opens (the thread hands the freed graph back there, so
+   * one model's parse garbage is not still held while the next one loads).
+   */
+  static async load(options: TransformerModelOptions, settle: () => void = () => {}): Promise<TransformerModel> {
     const folder = modelFolder(options.modelsDir, options);
     const json = async (file: string): Promise<Record<string, unknown>> =>
       JSON.parse(await readFile(path.join(folder, file), 'utf8')) as Record<string, unknown>;
@@ -73,14 +77,16 @@ export class TransformerModel implements Companion {
     const maxLength =
       typeof tokenizerConfig.model_max_length === 'number' ? tokenizerConfig.model_max_length : Infinity;
     const session = await openModelSession(folder, options.threads);
+    settle();
     const companions: Companion[] = [];
     for (const c of options.companions ?? []) {
       if (c.kind === 'use-multilingual') {
         const use = await UseMultilingualModel.load(options.modelsDir, c.repo, options.threads);
+        settle();
         companions.push({ knowsWord: (w) => use.knowsWord(w), unitVectors: (texts) => use.embed(texts) });
       } else {
         const { modelsDir, threads } = options;
-        companions.push(await TransformerModel.load({ ...c, modelsDir, threads, companions: [] }));
+        companions.push(await TransformerModel.load({ ...c, modelsDir, threads, companions: [] }, settle));
       }
     }
     return new TransformerModel(tokenizer, { pad, maxLength }, session, options, hiddenSize, companions);

@@ -12,11 +12,8 @@ const trim = process.env.MODEL_MEMORY_TRIM !== 'false' ? () => nativeMemory().tr
 serveWorker<{ options: TransformerModelOptions; texts: string[]; purpose: 'document' | 'query' }, Float32Array[]>(
   parentPort,
   async ({ options, texts, purpose }) => {
-    // Loading frees the parsed graphs' bytes: hand them back too.
-    model ??= TransformerModel.load(options).then((loaded) => {
-      trim();
-      return loaded;
-    });
+    // Loading frees each parsed graph's bytes: hand them back after each model's session opens.
+    model ??= TransformerModel.load(options, trim);
     // A model that failed to load would fail every call: exit, so the next call starts a fresh worker.
     model.catch(() => process.exit(1));
     const vectors = await (await model).embed(texts, purpose);
