@@ -524,7 +524,7 @@ describe.runIf(MODELS)('the transformer on onnxruntime-node', { timeout: 120_000
       }
     }
   });
-  it('lets its thread hand memory back after each model of the joined default opens, before the next loads', async () => {
+  it('lets its thread hand memory back after each model of the joined default opens and between the models of a page', async () => {
     const opened: number[] = [];
     const model = await TransformerModel.load(
       {
@@ -544,9 +544,14 @@ describe.runIf(MODELS)('the transformer on onnxruntime-node', { timeout: 120_000
       },
       () => opened.push(opened.length),
     );
-    expect(opened).toHaveLength(1 + (SPEC.companions ?? []).length);
-    const [vector] = await model.embed(['a page about sourdough bread'], 'document');
-    expect(vector).toHaveLength(SPEC.dimensions);
+    const companions = (SPEC.companions ?? []).length;
+    expect(opened).toHaveLength(1 + companions);
+    // And between the models of a batch of pages, not of a query (small, and a search waits for it).
+    const [page] = await model.embed(['a page about sourdough bread'], 'document');
+    expect(page).toHaveLength(SPEC.dimensions);
+    expect(opened).toHaveLength(1 + 2 * companions);
+    await model.embed(['sourdough'], 'query');
+    expect(opened).toHaveLength(1 + 2 * companions);
   });
 });
 

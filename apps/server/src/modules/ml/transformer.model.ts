@@ -53,11 +53,12 @@ export class TransformerModel implements Companion {
     private readonly options: TransformerModelOptions,
     private readonly hiddenSize: number,
     private readonly companions: Companion[],
+    private readonly settle: () => void,
   ) {}
 
   /**
-   * `settle` runs after each model's session opens (the thread hands the freed graph back there, so
-   * one model's parse garbage is not still held while the next one loads).
+   * `settle` runs after each model's session opens and between the models of a batch of pages: the
+   * thread hands freed memory back there, so one model's garbage is not held while the next one runs.
    */
   static async load(options: TransformerModelOptions, settle: () => void = () => {}): Promise<TransformerModel> {
     const folder = modelFolder(options.modelsDir, options);
@@ -89,7 +90,7 @@ export class TransformerModel implements Companion {
         companions.push(await TransformerModel.load({ ...c, modelsDir, threads, companions: [] }, settle));
       }
     }
-    return new TransformerModel(tokenizer, { pad, maxLength }, session, options, hiddenSize, companions);
+    return new TransformerModel(tokenizer, { pad, maxLength }, session, options, hiddenSize, companions, settle);
   }
 
   /** Whether a word is a whole token of the model's vocabulary. */
@@ -134,7 +135,12 @@ export class TransformerModel implements Companion {
     // sum of each model's cosine times its share.
     const shares = (this.options.companions ?? []).map((c) => c.weight);
     const parts = [await this.unitVectors(texts, purpose)];
-    for (const companion of this.companions) parts.push(await companion.unitVectors(texts, purpose));
+    for (const companion of this.companions) {
+      // A page's activations are 10–14 MB in each model: handed back before the next model runs, so
+      // the thread holds one model's at a time (a query's are small: no delay for searches).
+      if (purpose === 'document') this.settle();
+      parts.push(await companion.unitVectors(texts, purpose));
+    }
     const weights = [1 - shares.reduce((a, b) => a + b, 0), ...shares].map(Math.sqrt);
     return texts.map((_, i) => {
       const out = new Float32Array(parts.reduce((n, p) => n + p[i]!.length, 0));
