@@ -1,5 +1,5 @@
 // Trains the category head (apps/server/src/modules/analysis/category-head.ts) on the labelled
-// example pages and writes it as category-head.data.ts. Run again after editing the examples or
+// example pages and writes it, formatted, as category-head.data.ts. Run again after editing the examples or
 // changing the default model (a test fails until then); needs the provisioned model:
 //
 //   node --conditions=@linkwise/source --import tsx scripts/train-category-head.ts
@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import {
   CATEGORY_HEAD_TRAINING,
   trainCategoryHead,
@@ -55,19 +56,22 @@ const { weights, bias, loss } = trainCategoryHead(
   classes,
   CATEGORY_HEAD_TRAINING,
 );
-const data: CategoryHeadData = {
+const data: Omit<CategoryHeadData, 'classes'> = {
   modelId: embedder.modelId,
   examplesSha256: sha256,
   l2,
-  classes,
   dimensions: embedder.dimensions,
   weights: Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength).toString('base64'),
   bias: [...bias].map((b) => Number(b.toPrecision(9))),
 };
-writeFileSync(
-  out,
+// The weight rows follow DEFAULT_CATEGORIES; the test that the examples are keyed in that order and
+// unchanged (examplesSha256) catches a reordered list.
+const fields = Object.entries(data).map(([name, value]) => `${name}: ${JSON.stringify(value)},`);
+fields.splice(3, 0, 'classes: [...DEFAULT_CATEGORIES],');
+const source =
   `// Written by scripts/train-category-head.ts from category-examples.json: do not edit.\n` +
-    `import type { CategoryHeadData } from './category-head.js';\n\n` +
-    `export const CATEGORY_HEAD: CategoryHeadData = ${JSON.stringify(data, null, 2)};\n`,
-);
+  `import { DEFAULT_CATEGORIES } from '@linkwise/contract';\n` +
+  `import type { CategoryHeadData } from './category-head.js';\n\n` +
+  `export const CATEGORY_HEAD: CategoryHeadData = {\n${fields.join('\n')}\n};\n`;
+writeFileSync(out, await prettier.format(source, { ...(await prettier.resolveConfig(out)), filepath: out }));
 console.log(`loss ${loss.toFixed(4)}; wrote ${path.relative(root, out)}`);
