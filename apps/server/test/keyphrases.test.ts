@@ -57,6 +57,20 @@ describe.skipIf(!corpus || !MODELS)('keyphrase tags on corpus pages', () => {
     expect(result.filter((t) => FURNITURE.test(t))).toEqual([]);
   });
 
+  it('never tags a contraction, straight or curly ("didn’t")', async () => {
+    const page: PageFacts = {
+      ...facts('wired'),
+      title: 'The ice shelf that didn’t break',
+      description: 'Scientists didn’t expect the Larsen ice shelf to hold; they’ll watch it all winter.',
+      text: 'The Larsen ice shelf didn’t break this summer. Glaciologists didn’t expect that, and they’ll keep watching the ice shelf. We’re told the ice shelf won’t last. '.repeat(
+        4,
+      ),
+    };
+    const result = await tags(page);
+    expect(result.map(tagKey)).toEqual(expect.arrayContaining(['ice shelf']));
+    expect(result.filter((t) => /(?:n['’]t|['’](?:re|ve|ll|d|m))\b/i.test(t))).toEqual([]);
+  });
+
   it('tags a Russian page in Russian and a Spanish page in Spanish', async () => {
     const russian = await tags(facts('pikabu'));
     expect(russian.length).toBeGreaterThan(0);
@@ -72,6 +86,21 @@ describe.skipIf(!corpus || !MODELS)('keyphrase tags on corpus pages', () => {
     expect(result).not.toContain('HackerRank');
     expect(result).not.toContain('recipes');
     expect(result.length).toBeLessThanOrEqual(5);
+  });
+
+  // A library's tags spread over every page that merely writes the word somewhere (issue 17's audit:
+  // "president, audience, basement" on Bob Dylan's page, "Facebook" from share lines).
+  it.each([
+    ['wikipedia', ['president', 'audience', 'basement', 'best']],
+    ['usa-today', ['Facebook', 'blank', 'trial']],
+    ['the-verge', ['Facebook', 'data', 'tech']],
+    ['sfstandard', ['likes', 'problem', 'capital']],
+  ])('%s: the user’s tags the page only mentions are not its tags', async (name, written) => {
+    const theirs = [...written, 'Media', 'big', 'magazine'];
+    const result = await tags(facts(name), theirs, new TagVectorCache());
+    expect(result.length).toBeGreaterThan(0);
+    for (const tag of written) expect(result.map(tagKey)).not.toContain(tagKey(tag));
+    expect(result.filter((t) => FURNITURE.test(t))).toEqual([]);
   });
 
   it('proposes the user’s "js" instead of "JavaScript" when they mean the same', async () => {

@@ -3,7 +3,7 @@ import { cleanTag, tagKey } from '@linkwise/contract';
 import { cosine, type Embedder } from '../ml/embedder.js';
 import { abbreviationFloor, MEANING_THRESHOLDS, type TagVectorCache } from '../ml/tag-vectors.js';
 import type { PageFacts } from '../pages/extractor.js';
-import { MAX_TAGS, mentionedTags, mergeTags, STOPWORDS } from './understanding.js';
+import { MAX_TAGS, mergeTags, STOPWORDS } from './understanding.js';
 
 /** Phrases embedded per page: the cost of tagging is this many short texts through the model. */
 export const MAX_CANDIDATES = 16;
@@ -78,7 +78,9 @@ function candidates(facts: PageFacts, stop: Set<string>): Candidate[] {
   const found = new Map<string, Candidate>();
   const site = siteNames(facts);
   const isWord = (token: string) => {
-    const key = token.toLocaleLowerCase();
+    const key = token.toLocaleLowerCase().replace(/’/g, "'");
+    // A contraction ("didn’t", "they’ll") never names a topic, whichever apostrophe the page uses.
+    if (/(?:n't|'re|'ve|'ll|'d|'m)$/.test(key)) return false;
     if (stop.has(key) || GENERIC.has(key) || /^[\p{N}.,-]+$/u.test(token)) return false;
     // Two-letter words only as acronyms (AI, EU, HR).
     return key.length > 2 || /^\p{Lu}{2}$/u.test(token);
@@ -162,8 +164,10 @@ export function isAbbreviation(short: string, long: string): boolean {
 /**
  * Keyphrase tags: phrases of the page's own text (its language, no translation) scored by how close
  * they are to the page's vector and how often and where they occur, diversified (MMR), at most
- * MAX_TAGS. The user's tags the page mentions come first; a proposed phrase that means the same as
- * an existing tag (the model's meaning threshold, or an abbreviation of it) becomes that tag.
+ * MAX_TAGS. The user's tags that are phrases of the page come first when they pass the same bar as
+ * any phrase (a tag merely written somewhere on the page, "Facebook" in a share line, is not one); a
+ * proposed phrase that means the same as an existing tag (the model's meaning threshold, or an
+ * abbreviation of it) becomes that tag.
  */
 export async function keyphraseTags(
   facts: PageFacts,
@@ -173,23 +177,35 @@ export async function keyphraseTags(
   tagVectors?: TagVectorCache,
 ): Promise<string[]> {
   const haystack = [facts.title, facts.description, facts.text.split(/\s+/).slice(0, BODY_WORDS).join(' ')].join(' ');
-  const mentioned = mentionedTags(haystack, existingTags);
-  const pool = candidates(facts, stopSet(facts, haystack.slice(0, 2000)))
-    .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
-    .slice(0, MAX_CANDIDATES);
-  if (pool.length === 0) return mergeTags(mentioned, existingTags);
+  const ranked = candidates(facts, stopSet(facts, haystack.slice(0, 2000))).sort(
+    (a, b) => b.score - a.score || a.key.localeCompare(b.key),
+  );
+  // The user's tags among the page's own phrases take part even when outside the top candidates.
+  const theirs = new Map(existingTags.map((t) => [tagKey(t), t]));
+  const pool = [
+    ...ranked.slice(0, MAX_CANDIDATES),
+    ...ranked
+      .slice(MAX_CANDIDATES)
+      .filter((c) => theirs.has(tagKey(c.key)))
+      .slice(0, MAX_TAGS),
+  ];
+  if (pool.length === 0) return [];
 
+  // In the page's spelling; mergeTags shows the user's.
   const texts = pool.map(display);
   const vectors = await embedder.embed(texts);
-  const top = Math.log1p(pool[0]!.score);
+  const top = Math.log1p(ranked[0]!.score);
   const scored = pool.map((c, i) => ({
     tag: texts[i]!,
     words: c.key.split(' '),
     vector: vectors[i]!,
+    existing: theirs.has(tagKey(c.key)),
     score: MEANING_WEIGHT * cosine(vectors[i]!, pageVector) + (1 - MEANING_WEIGHT) * (Math.log1p(c.score) / top),
   }));
 
-  const chosen: typeof scored = [];
+  // Preferred: their tags that are topics of the page (past the same bar) come first, and the rest
+  // is diversified around them.
+  const chosen = scored.filter((c) => c.existing && c.score >= MIN_SCORE).slice(0, MAX_TAGS);
   while (chosen.length < MAX_TAGS) {
     let best: (typeof scored)[number] | undefined;
     let bestValue = -Infinity;
@@ -206,7 +222,7 @@ export async function keyphraseTags(
   }
 
   const proposed = await preferExisting(chosen, existingTags, embedder, tagVectors);
-  return mergeTags([...mentioned, ...proposed], existingTags);
+  return mergeTags(proposed, existingTags);
 }
 
 /** Each proposed tag replaced by the user's existing tag that means the same, when there is one. */
