@@ -40,6 +40,12 @@ beforeAll(async () => {
             'win1251',
           ),
         );
+      case '/utf8-under-cp1251-meta':
+        // A page saved again as UTF-8 that kept its old declaration (corpus: pikabu).
+        res.setHeader('content-type', 'text/html');
+        return res.end(
+          Buffer.from('<meta charset="windows-1251"><title>Интересные наблюдения о первой Матрице</title>', 'utf8'),
+        );
       case '/pdf':
         res.setHeader('content-type', 'application/pdf');
         return res.end('%PDF-1.4');
@@ -144,6 +150,7 @@ describe('PageFetcher on loopback (FETCH_ALLOW_PRIVATE=true)', () => {
     ['/latin1-header', 'Café à la crème'],
     ['/sjis-meta', '日本語のページ'],
     ['/cp1251-http-equiv', 'Привет'],
+    ['/utf8-under-cp1251-meta', 'Интересные наблюдения о первой Матрице'],
   ])('decodes the charset of %s', async (path, title) => {
     expect((await fetcher.fetch(`${base}${path}`)).html).toContain(`<title>${title}</title>`);
   });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createRequire } from 'node:module';
@@ -89,7 +90,12 @@ export function isHtmlType(contentType: string): boolean {
   return HTML_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase());
 }
 
-/** Charset from the header, else a BOM, else `<meta charset>`/http-equiv in the first 4 KB; UTF-8 by default. */
+/**
+ * Charset from the header, else a BOM, else `<meta charset>`/http-equiv in the first 4 KB; UTF-8 by
+ * default. A body whose non-ASCII bytes are all valid UTF-8 is UTF-8 whatever its meta tag says: a
+ * page saved again as UTF-8 keeps its old declaration, and text in a legacy charset is practically
+ * never valid UTF-8.
+ */
 export function decodeHtml(body: Buffer, contentType: string): string {
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
   let charset = fromHeader;
@@ -101,9 +107,18 @@ export function decodeHtml(body: Buffer, contentType: string): string {
   if (!charset) {
     const head = body.subarray(0, 4096).toString('latin1');
     charset = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1];
+    if (charset && looksLikeUtf8(body)) charset = 'utf-8';
   }
   const name = charset && iconv().encodingExists(charset) ? charset : 'utf-8';
   return iconv().decode(body, name);
+}
+
+/** Non-ASCII bytes present and all valid UTF-8 (a sequence cut by the size cap at the end aside). */
+function looksLikeUtf8(body: Buffer): boolean {
+  if (!body.some((b) => b >= 0x80)) return false;
+  // Up to three bytes of a sequence the cap cut off.
+  for (let cut = 0; cut <= 3 && cut < body.length; cut++) if (isUtf8(body.subarray(0, body.length - cut))) return true;
+  return false;
 }
 
 /**
