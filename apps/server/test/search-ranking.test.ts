@@ -77,4 +77,20 @@ describe.skipIf(!corpus || !MODELS).each(engines())('what search finds by meanin
       ]);
     },
   );
+
+  it(
+    'drops pages found by the start of the last word when the model places them below its floor',
+    { timeout: 180_000 },
+    async () => {
+      const search = await library(['smitten-kitchen', 'the-guardian', 'segment-academy']);
+      // "cooking" also starts "cookie(s)", all over the two pages about tracking cookies.
+      const cooking = await search('cooking');
+      expect(cooking.map((f) => f.name)).toEqual(['smitten-kitchen']);
+      // A word being typed still finds what it starts, and a whole word its pages.
+      expect((await search('cooki')).map((f) => f.name)).toEqual(expect.arrayContaining(['the-guardian']));
+      expect((await search('cookies')).map((f) => f.name)).toEqual(
+        expect.arrayContaining(['the-guardian', 'segment-academy']),
+      );
+    },
+  );
 });

@@ -175,6 +175,18 @@ export class SearchService {
       const below = meaningful[0] ? unrelated(guessed, perModel[0]?.vectors, scanned[0], calibration) : null;
       text = below ? guessed.filter((id) => !below.has(id)) : guessed;
     }
+    const last = terms.at(-1);
+    if (last?.prefix && meaningful[0] && text.length > 0 && firstText === text) {
+      // The last word is also matched as the start of longer words (people search while they type),
+      // another guess the model can check: "cooking" must not find cookie banners. Hits the model
+      // places below its floor stay only if they hold the whole word.
+      const below = unrelated(text, perModel[0]?.vectors, scanned[0], calibration);
+      if (below && below.size > 0) {
+        const whole = terms.map((t) => ({ ...t, prefix: false }));
+        const exact = new Set(await search.textHits(actor.userId, whole, cutoff, CANDIDATES, actor.linkCount));
+        text = text.filter((id) => !below.has(id) || exact.has(id));
+      }
+    }
     const scattered =
       terms.length >= SCATTERED_WORDS ? unrelated(text, perModel[0]?.vectors, scanned[0], calibration) : null;
     return combine(text, vector.flat(), calibration, scattered ?? undefined);
