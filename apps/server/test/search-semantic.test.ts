@@ -81,6 +81,14 @@ describe.each(engines())('semantic search on %s (offline model)', (engine) => {
       }
     });
 
+    it('finds nothing for random letters: the model reads them as nonsense, not as its nearest links', async () => {
+      for (const query of ['xyzzyqwerty', 'asdfghjkl', 'qwpoeiruty zxmcnvb', 'grzmblfx vvtrq'])
+        expect(await search(api, { query }), query).toEqual([]);
+      // Words the model builds from pieces of its vocabulary still mean something to it.
+      const [first] = await search(api, { query: 'cooking with flour' });
+      expect(first?.title).toBe('Fresh pasta by hand');
+    });
+
     it('keeps exact words first: a title query ranks its link first as a text match', async () => {
       for (const link of links) {
         const [first] = await search(api, { query: link.title });

@@ -10,8 +10,8 @@ const model = UseLiteModel.load();
 // A model that failed to load would fail every call: exit instead, so the next call starts a fresh
 // worker (WorkerClient restarts a worker that exited). Callers waiting now get the exit error.
 model.catch(() => process.exit(1));
-serveWorker<string[], Float32Array[]>(
+serveWorker<{ texts: string[]; purpose: 'document' | 'query' }, Float32Array[]>(
   parentPort,
-  async (texts) => (await model).embed(texts),
+  async ({ texts, purpose }) => (purpose === 'query' ? (await model).embedQueries(texts) : (await model).embed(texts)),
   (vectors) => vectors.map((v) => v.buffer as ArrayBuffer),
 );

@@ -83,14 +83,16 @@ export class WorkerEmbedder implements Embedder {
   readonly modelId = USE_LITE_MODEL_ID;
   readonly dimensions = USE_LITE_DIMENSIONS;
   readonly calibration = DEFAULT_CALIBRATION;
-  private readonly worker = new WorkerClient<string[], Float32Array[]>(workerFile('embed', import.meta.url));
+  private readonly worker = new WorkerClient<{ texts: string[]; purpose: EmbedPurpose }, Float32Array[]>(
+    workerFile('embed', import.meta.url),
+  );
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     const out: Float32Array[] = texts.map(() => new Float32Array(this.dimensions));
     const todo = texts.map((t, i) => [clipWords(t), i] as const).filter(([t]) => t.length > 0);
     for (let start = 0; start < todo.length; start += BATCH) {
       const batch = todo.slice(start, start + BATCH);
-      const vectors = await this.worker.call(batch.map(([t]) => t));
+      const vectors = await this.worker.call({ texts: batch.map(([t]) => t), purpose });
       batch.forEach(([, index], k) => (out[index] = normalize(vectors[k]!)));
     }
     return out;

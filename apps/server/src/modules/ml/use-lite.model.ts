@@ -30,6 +30,13 @@ export class SentencePieceTokenizer {
     this.maxPieceLength = max;
   }
 
+  /** Whether a word, as written, in lower case or capitalised, is one piece of the vocabulary. */
+  isWord(word: string): boolean {
+    const lower = word.toLocaleLowerCase('en-US');
+    const capitalised = lower.charAt(0).toLocaleUpperCase('en-US') + lower.slice(1);
+    return [word, lower, capitalised].some((w) => this.pieces.has(SEPARATOR + w.normalize('NFKC')));
+  }
+
   encode(text: string): number[] {
     const normalized = text.normalize('NFKC');
     if (!normalized) return [];
@@ -64,7 +71,27 @@ export class SentencePieceTokenizer {
   }
 }
 
+/**
+ * A query reads as nonsense to USE-lite when none of its words is a whole word of the model's
+ * vocabulary and its vector is at least this close to what the model makes of random letters
+ * (decision 0011's addendum: random-letter queries 0.72–0.88; real English words made of
+ * vocabulary pieces, "cooking" or "risotto", under 0.51). Its cosines to pages alone cannot tell:
+ * "xyzzyqwerty" reaches 0.48, a median relevant page 0.45.
+ */
+export const NONSENSE_COSINE = 0.6;
+
+/** Letter strings of one or two made-up words, the same every time (a fixed linear congruential seed). */
+export function randomLetterStrings(count = 40): string[] {
+  let seed = 42;
+  const next = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+  const word = () => Array.from({ length: 5 + next(7) }, () => String.fromCharCode(97 + next(26))).join('');
+  return Array.from({ length: count }, () => Array.from({ length: 1 + next(2) }, word).join(' '));
+}
+
 export class UseLiteModel {
+  /** Unit-length mean of the model's vectors for random letter strings. */
+  private nonsense: Float32Array | undefined;
+
   private constructor(
     private readonly model: GraphModel,
     private readonly tokenizer: SentencePieceTokenizer,
@@ -93,7 +120,29 @@ export class UseLiteModel {
         }),
     });
     const vocabulary = JSON.parse(await readFile(path.join(dir, 'vocab.json'), 'utf8')) as [string, number][];
-    return new UseLiteModel(model, new SentencePieceTokenizer(vocabulary));
+    const loaded = new UseLiteModel(model, new SentencePieceTokenizer(vocabulary));
+    const junk = await loaded.embed(randomLetterStrings());
+    loaded.nonsense = unit(
+      junk.reduce((sum, v) => sum.map((x, i) => x + unit(v)[i]!), new Float32Array(USE_LITE_DIMENSIONS)),
+    );
+    return loaded;
+  }
+
+  /**
+   * Whether a query means nothing to the model: no word of it is a whole vocabulary word, and its
+   * vector lies where random letters land. Its nearest pages would be noise, so it gets no vector.
+   */
+  readsAsNonsense(text: string, vector: Float32Array): boolean {
+    const words = text.match(/[\p{L}\p{N}]{2,}/gu) ?? [];
+    if (words.some((w) => this.tokenizer.isWord(w))) return false;
+    const v = unit(vector);
+    return this.nonsense !== undefined && v.reduce((dot, x, i) => dot + x * this.nonsense![i]!, 0) >= NONSENSE_COSINE;
+  }
+
+  /** Texts embedded for search: one that reads as nonsense gets a zero vector (it matches nothing). */
+  async embedQueries(texts: string[]): Promise<Float32Array[]> {
+    const vectors = await this.embed(texts);
+    return vectors.map((v, i) => (this.readsAsNonsense(texts[i]!, v) ? new Float32Array(v.length) : v));
   }
 
   /** One 512-dimension vector per text. Texts must be non-empty (the graph fails on zero tokens). */
@@ -121,4 +170,9 @@ export class UseLiteModel {
       tf.dispose([inputs.indices, inputs.values]);
     }
   }
+}
+
+function unit(vector: Float32Array): Float32Array {
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((x) => x / norm);
 }
