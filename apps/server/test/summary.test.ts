@@ -27,6 +27,13 @@ describe('splitSentences', () => {
       'Suzi has some news in the intro.',
       'See the site for more.',
     ]);
+    expect(splitSentences('He won the by-election.A man who barely spoke English arrived.')).toEqual([
+      'He won the by-election.',
+      'A man who barely spoke English arrived.',
+    ]);
+    expect(
+      splitSentences('Agari raised $22 million for its phishing prevention… more Email startup Agari raised.'),
+    ).toEqual(['Agari raised $22 million for its phishing prevention…', 'Email startup Agari raised.']);
     expect(splitSentences('Заголовок статьиКак телефон перестал быть телефоном.', 'ru')).toEqual([
       'Заголовок статьи',
       'Как телефон перестал быть телефоном.',
@@ -60,6 +67,14 @@ describe.skipIf(!MODELS || !corpus)('extractiveSummary on corpus pages', () => {
     ['recode', /trending|podcasts|share/i],
     ['transistor', /subscribe|share|embed/i],
     ['segment', /analytics API you’ve always wanted/],
+    // Found by an audit of issue 17: notices, players, credits and teasers the extractor runs together.
+    ['cnet', /now playing|watch this|\d:\d\d/i],
+    ['hola', /you may also like/i],
+    ['stuff', /unwin|\/stuff/i],
+    ['vice', /^image:|getty/i],
+    ['atlasobscura', /^courtesy/i],
+    ['silicon-valley-business-journal', /… more|\.\.\. more/],
+    ['transistor', /00:00|•/],
   ])('%s: sentences from the page, at most 300 characters, none of its boilerplate', async (name, boilerplate) => {
     const page = facts(name);
     const summary = await summarise(page);
@@ -98,6 +113,7 @@ describe.skipIf(!MODELS || !corpus)('extractiveSummary on corpus pages', () => {
     const empty: PageFacts = { ...facts('wsj'), title: 'report.pdf', description: null, text: '' };
     expect(await summarise(empty)).toBeNull();
     expect(await summarise(facts('teslahunt'))).toBeNull(); // only codes, mileage and prices
+    expect(await summarise(facts('wsj'))).toBeNull(); // a paywall notice and the heading "Funding Snapshot:"
     const post = facts('twitter-gif');
     expect(post.text).toBe('');
     expect(await summarise(post)).toBe('Experimenting with Clearbit API + Apple TV 3D Parallax');

@@ -60,6 +60,12 @@ const BOILERPLATE = new RegExp(
     '\\bpodcast app\\b',
     'view all',
     'latest commit',
+    'non-commercial use',
+    'now playing',
+    'watch this:',
+    'you may also like',
+    // A player's elapsed and total time ("00:00|54:01").
+    '\\d:\\d{2}\\s*\\|\\s*\\d',
     '<\\/?[a-z]+[\\s>]',
     'https?:\\/\\/',
     'www\\.',
@@ -108,7 +114,9 @@ function segmenter(lang: string | null): Intl.Segmenter {
 export function splitSentences(text: string, lang: string | null = null, limit = LEAD_SENTENCES): string[] {
   const lead = text
     .slice(0, LEAD_CHARS)
-    .replace(/(\p{Ll}{2}[.!?]["”’)]?)(?=\p{Lu}\p{Ll})/gu, '$1 ')
+    .replace(/(\p{Ll}{2}[.!?]["”’)]?)(?=\p{Lu}[\p{Ll}\s])/gu, '$1 ')
+    // A teaser's link glued to the story ("…phishing prevention… more Email security startup…").
+    .replace(/(…|\.\.\.)\s*more\s+(?=\p{Lu})/gu, '$1\n')
     // A heading glued to the next paragraph ("…не подозревалиКак телефон"); Latin script is left
     // alone, where such case changes are names (YouTube, JavaScript).
     .replace(/([\p{Script=Cyrillic}\p{Script=Greek}]\p{Ll})(?=\p{Lu}\p{Ll})/gu, '$1\n');
@@ -135,6 +143,8 @@ export function candidateSentence(raw: string, description = false): string | nu
     // A picture's credit before the sentence ("(Image credit: Getty Images/…) Dell has announced…").
     .replace(/\((?:image|photo|picture|credit|source)[^()]{0,120}\)\s*/giu, '')
     .replace(LEADING_DATE, '')
+    // A photographer's credit glued to the sentence ("David Unwin/StuffOrphee Mickalad is…").
+    .replace(/^(?:\p{Lu}[\p{L}'’-]+ ){1,3}\p{Lu}[\p{L}'’-]*\/(?:\p{Lu}\p{Ll}+|\p{Lu}{2,})(?=\p{Lu}|\s)\s*/u, '')
     // A link's label glued to the sentence after it ("Learn More Forter, a security company…").
     .replace(/^(?:learn|read|see) more\s+(?=\p{Lu})/iu, '')
     // A list number glued to the end ("…пересматриваешь).1.").
@@ -147,6 +157,10 @@ export function candidateSentence(raw: string, description = false): string | nu
   }
   if (sentence.split(' ').length < (description ? DESCRIPTION_MIN_WORDS : MIN_WORDS)) return null;
   if (BOILERPLATE.test(sentence) || BYLINE.test(sentence) || DATED_BYLINE.test(sentence)) return null;
+  // A caption's credit runs into it ("Image: Getty Google just won…", "Courtesy Ikea At first…"),
+  // and a line of a podcast's or a feed's furniture is held together by bullets.
+  if (/^(?:image|photo|picture|illustration|credit|courtesy|source)\b:?\s/iu.test(sentence) || /\s•\s/u.test(sentence))
+    return null;
   // Emoji mark headings and reactions, and a run of capitalised words is a menu or a headline.
   if (/\p{Extended_Pictographic}/u.test(sentence) || /(?:^|\s)(?:\p{Lu}[\p{L}'’]*\s+){6}/u.test(sentence)) return null;
   // A teaser cut short ("…la gran noticia de esta primavera en...") or, in the text, a heading
@@ -204,6 +218,8 @@ function descriptionLead(description: string | null, lang: string | null): strin
 function looseDescription(description: string | null, lang: string | null): string | null {
   const lead = descriptionLead(description?.replace(/https?:\/\/\S+/g, '').trim() ?? null, lang);
   if (!lead) return null;
+  // A heading of a few words ("Funding Snapshot:") says nothing the title does not.
+  if (lead.split(/\s+/).length < DESCRIPTION_MIN_WORDS || /:$/u.test(lead)) return null;
   const letters = lead.match(/\p{L}/gu)?.length ?? 0;
   return letters / lead.length >= 0.6 ? lead : null;
 }
