@@ -1,5 +1,6 @@
+import { ApiError, Limits } from '@linkwise/contract';
 import { describe, expect, it } from 'vitest';
-import { parseSearch, searchStatus } from './search-state';
+import { parseSearch, searchFailureText, searchStatus } from './search-state';
 
 const done = (total: number) => ({ loading: false, error: false, total });
 
@@ -44,5 +45,31 @@ describe('search status line (spec §2 search states)', () => {
       tone: 'error',
       text: 'Search failed. Please try again.',
     });
+  });
+});
+
+describe('why a search failed', () => {
+  const refused = `Search text can be at most ${Limits.searchMax} characters`;
+
+  it('shows the server’s sentence for a request it refused (4xx)', () => {
+    const error = new ApiError(400, refused, 'VALIDATION_ERROR', { fields: { query: refused } }, undefined);
+    expect(searchFailureText(error)).toBe('Search text can be at most 500 characters');
+    expect(searchStatus(parseSearch('react'), { ...done(0), total: undefined, error: true, failure: refused })).toEqual(
+      { tone: 'error', text: 'Search text can be at most 500 characters' },
+    );
+  });
+
+  it('keeps the generic sentence for a network error, a 5xx or a body that is not the server’s', () => {
+    expect(searchFailureText(new TypeError('Failed to fetch'))).toBe('Search failed. Please try again.');
+    expect(
+      searchFailureText(new ApiError(500, 'Something went wrong on our side.', 'INTERNAL', undefined, undefined)),
+    ).toBe('Search failed. Please try again.');
+    expect(searchFailureText(new ApiError(503, 'Search is busy', 'SERVICE_UNAVAILABLE', undefined, undefined))).toBe(
+      'Search failed. Please try again.',
+    );
+    // A proxy's HTML error page: the client names it INTERNAL with the status text.
+    expect(searchFailureText(new ApiError(413, 'Payload Too Large', 'INTERNAL', undefined, undefined))).toBe(
+      'Search failed. Please try again.',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { Limits, Messages } from '@linkwise/contract';
+import { ApiError, Limits, Messages } from '@linkwise/contract';
 
 /** What the search box means: no search, too short, or a (possibly tag) query to send. */
 export type SearchInput =
@@ -17,12 +17,19 @@ export type SearchStatus = { tone: 'muted' | 'info' | 'success' | 'error'; text:
 /** The status line next to the search box (spec §2 search states, §8 search failure). */
 export function searchStatus(
   input: SearchInput,
-  state: { loading: boolean; error: boolean; total: number | undefined; byMeaning?: boolean },
+  state: {
+    loading: boolean;
+    error: boolean;
+    total: number | undefined;
+    byMeaning?: boolean;
+    /** What went wrong, from `searchFailureText`; the spec's generic sentence when absent. */
+    failure?: string | undefined;
+  },
 ): SearchStatus {
   if (input.kind === 'idle') return null;
   if (input.kind === 'too-short') return { tone: 'muted', text: Messages.searchTooShort };
   if (state.loading) return { tone: 'info', text: 'Searching with intelligent matching...' };
-  if (state.error) return { tone: 'error', text: Messages.searchFailed };
+  if (state.error) return { tone: 'error', text: state.failure ?? Messages.searchFailed };
   if (state.total === undefined) return null;
   if (state.total === 0) {
     // Free searches words only: say what Pro would have added, not only that nothing matched.
@@ -34,4 +41,16 @@ export function searchStatus(
     tone: 'success',
     text: `Found ${state.total} results using smart search${tagPart}`, // the spec's wording, also for 1
   };
+}
+
+/**
+ * Why a search failed, for the status line. A 4xx answer from the server names what is wrong with
+ * the request ("Search text can be at most 500 characters"), and trying again would fail the same
+ * way; a network error, a 5xx or a body that is not the server's own keeps the spec's sentence.
+ */
+export function searchFailureText(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'INTERNAL') {
+    return error.message || Messages.searchFailed;
+  }
+  return Messages.searchFailed;
 }

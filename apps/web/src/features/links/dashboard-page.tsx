@@ -8,7 +8,7 @@ import { inputClass } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { canAddLink, DEFAULT_LINK_LIMIT } from '../../lib/limits';
-import { parseSearch, searchStatus } from '../../lib/search-state';
+import { parseSearch, searchFailureText, searchStatus } from '../../lib/search-state';
 import { LIST_SORTS, SEARCH_SORTS, SORT_LABELS, sortLocally, type ListSort, type SearchSort } from '../../lib/sort';
 import { matchingIds, NO_FILTERS, useCategories, useLinks, useSearch, type LinkFilters } from './api';
 import { BulkBar } from './components/bulk-bar';
@@ -211,6 +211,7 @@ export default function DashboardPage() {
   const status = searchStatus(live, {
     loading: searching && (sent.trim() !== text.trim() || search.isFetching),
     error: search.isError,
+    failure: search.isError ? searchFailureText(search.error) : undefined,
     total: search.data?.total,
     // Pro and billing-off installs have no link limit and search by meaning too (entitlements.ts).
     byMeaning: subscription ? subscription.linkLimit === null : undefined,

@@ -1,4 +1,4 @@
-import type { Link, LinkListResponse } from '@linkwise/contract';
+import { Limits, type Link, type LinkListResponse } from '@linkwise/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -21,7 +21,7 @@ interface Call {
 
 /**
  * A double of the server's HTTP API for the calls these screens make, answering in the contract's
- * wire format; every request is recorded.
+ * wire format; every request is recorded. An answer that is a Response goes out as it is (errors).
  */
 function serveApi(answer: (call: Call) => unknown) {
   const calls: Call[] = [];
@@ -37,6 +37,7 @@ function serveApi(answer: (call: Call) => unknown) {
     };
     calls.push(call);
     const body = answer(call);
+    if (body instanceof Response) return Promise.resolve(body);
     return Promise.resolve(
       new Response(body === undefined ? null : JSON.stringify(body), {
         status: body === undefined ? 204 : 200,
@@ -217,6 +218,62 @@ describe('dashboard', () => {
     await userEvent.keyboard('n');
     await waitFor(() => expect(router.state.location.search).toBe('?add=true'));
     useAuth.getState().logout();
+  });
+});
+
+describe('dashboard search failures', () => {
+  const refused = `Search text can be at most ${Limits.searchMax} characters`;
+
+  function renderSearch(searchAnswer: () => Response) {
+    useAuth.setState({ token: 'tok', user: testUser({ linkLimit: null }), isAuthenticated: true });
+    const calls = serveApi((call) => {
+      if (call.path.startsWith('/api/links/categories')) return { data: [] };
+      if (call.path.startsWith('/api/links?')) return listOf([testLink()]);
+      if (call.path.startsWith('/api/search?')) return searchAnswer();
+      return undefined;
+    });
+    const router = createMemoryRouter([{ path: '/dashboard', element: <DashboardPage /> }], {
+      initialEntries: ['/dashboard'],
+    });
+    render(
+      <QueryClientProvider client={makeQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    return calls;
+  }
+
+  afterEach(() => useAuth.getState().logout());
+
+  it('the search box stops at the contract’s limit', async () => {
+    renderSearch(() => Response.json({ data: [], total: 0 }));
+    const box = await screen.findByLabelText('Search links');
+    expect(box.getAttribute('maxlength')).toBe(String(Limits.searchMax));
+    expect((box as HTMLInputElement).maxLength).toBe(500);
+  });
+
+  it('a search the server refuses (4xx) shows the server’s reason, not the generic sentence', async () => {
+    const calls = renderSearch(() =>
+      Response.json(
+        { error: refused, code: 'VALIDATION_ERROR', details: { fields: { query: refused } } },
+        { status: 400 },
+      ),
+    );
+    await userEvent.type(await screen.findByLabelText('Search links'), 'react{Enter}');
+    expect(await screen.findByText('Search text can be at most 500 characters')).toBeTruthy();
+    expect(screen.queryByText('Search failed. Please try again.')).toBeNull();
+    expect(calls.some((c) => c.path.startsWith('/api/search?'))).toBe(true);
+  });
+
+  it('a server error (5xx) keeps the generic sentence', async () => {
+    renderSearch(() =>
+      Response.json(
+        { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' },
+        { status: 500 },
+      ),
+    );
+    await userEvent.type(await screen.findByLabelText('Search links'), 'react{Enter}');
+    expect(await screen.findByText('Search failed. Please try again.')).toBeTruthy();
   });
 });
 

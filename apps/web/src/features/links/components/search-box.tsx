@@ -1,3 +1,4 @@
+import { Limits } from '@linkwise/contract';
 import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { inputClass } from '../../../components/ui/field';
@@ -55,6 +56,8 @@ export function SearchBox({
             type="search"
             className={`${inputClass} pl-9`}
             placeholder="Search links or #tag..."
+            // The server refuses longer text (SearchQuerySchema); the box stops typing at the limit.
+            maxLength={Limits.searchMax}
             value={value}
             onChange={(e) => onChange(e.target.value)}
           />
