@@ -3,7 +3,8 @@
 // brings the links back; reload and back/forward keep filters and search; a tag on a card filters by
 // it; the tag manager renames and merges (links follow, counts right); bulk set category and delete
 // with undo; every keyboard shortcut; opens counted (Enter and middle-click) and shown on Profile with
-// the month's searches; toasts clear of Add Link; per-route titles; axe over every page.
+// the month's searches; toasts clear of Add Link and, on a phone, of an open dialog; at 390 px the
+// focus stays in view as Tab wraps in a dialog and tag names keep their row; per-route titles; axe.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -441,6 +442,98 @@ export function libraryJourneys(ctx: Context): void {
         assert.ok(width <= PHONE.width, `no horizontal scroll at 390 px: ${width}`);
       } finally {
         await screenshot(phone.page, 'library-phone').catch(() => undefined);
+        await phone.close();
+      }
+    });
+
+    void it('at 390 px: toasts clear of an open dialog; Tab keeps the focus in view; tag names keep their width', async () => {
+      const phone = await openPage(ctx.browser(), PHONE);
+      try {
+        const { page } = phone;
+        // Signed in through the form: "Welcome back!" is still up when Add Link opens.
+        await page.goto(`${server.url}/login`);
+        await page.getByLabel('Email').fill(user.user.email);
+        await page.getByLabel('Password', { exact: true }).fill('e2e-password-1');
+        await page.getByRole('button', { name: 'Sign In' }).click();
+        await page.waitForURL((u) => u.pathname === '/dashboard');
+        await page.getByRole('button', { name: 'Add Link', exact: true }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add New Link' });
+        await dialog.getByLabel('Title (optional)').waitFor();
+        const clearOfDialog = async (message: string) => {
+          const shown = page.locator('[data-sonner-toast]', { hasText: message }).first();
+          await shown.waitFor();
+          await page.waitForTimeout(800); // where it rests, after sliding in
+          const [box, panel] = [await shown.boundingBox(), await dialog.boundingBox()];
+          assert.ok(box && panel, `the "${message}" toast and the dialog are on screen`);
+          assert.ok(!overlaps(box, panel), `toast ${JSON.stringify(box)} covers the dialog ${JSON.stringify(panel)}`);
+        };
+        await clearOfDialog('Welcome back!');
+        await screenshot(page, 'library-phone-welcome-over-add');
+        // A toast the dialog raises itself stays readable too (above the overlay, beside the panel).
+        await dialog.getByRole('button', { name: 'Analyze' }).click();
+        await clearOfDialog('Please enter a URL first');
+
+        // Tab through the form to the last button; the trap's wrap to Close lands in view.
+        const focused = () =>
+          page.evaluate<{ label: string; top: number; bottom: number; onTop: boolean }>(
+            `(() => { const e = document.activeElement; const r = e.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return { label: e.getAttribute('aria-label') || e.textContent.trim(), top: r.top, bottom: r.bottom,
+                onTop: !!hit && (hit === e || e.contains(hit)) }; })()`,
+          );
+        const inView = (f: Awaited<ReturnType<typeof focused>>) => f.top >= 0 && f.bottom <= PHONE.height && f.onTop;
+        let at = await focused();
+        for (let i = 0; i < 30 && at.label !== 'Cancel'; i++) {
+          await page.keyboard.press('Tab');
+          at = await focused();
+          assert.ok(inView(at), `Tab to ${at.label} keeps it in view: ${JSON.stringify(at)}`);
+        }
+        assert.equal(at.label, 'Cancel', 'Cancel is the last control');
+        await page.keyboard.press('Tab');
+        at = await focused();
+        assert.equal(at.label, 'Close');
+        assert.ok(inView(at), `Close has the focus and is in view: ${JSON.stringify(at)}`);
+        await screenshot(page, 'library-phone-add-tab-wrap');
+        await page.keyboard.press('Shift+Tab');
+        at = await focused();
+        assert.equal(at.label, 'Cancel');
+        assert.ok(inView(at), `Shift+Tab back to Cancel: ${JSON.stringify(at)}`);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+
+        // The tag manager: each name has its row to itself, on one line; the actions sit below it.
+        await page.getByRole('button', { name: 'Manage tags' }).click();
+        const tags = page.getByRole('dialog', { name: 'Tags and categories' });
+        const rows = tags.getByRole('list', { name: 'Tags' }).getByRole('listitem');
+        await rows.first().waitFor();
+        await screenshot(page, 'library-phone-tags');
+        const listed = (await user.client.listTags()).data;
+        assert.equal(await rows.count(), listed.length);
+        for (const tag of listed) {
+          const row = rows.filter({ has: page.getByRole('button', { name: `Rename ${tag.name}`, exact: true }) });
+          const name = row.getByTitle(`#${tag.name}`, { exact: true });
+          const [nameBox, renameBox, rowBox] = [
+            await name.boundingBox(),
+            await row.getByRole('button', { name: `Rename ${tag.name}` }).boundingBox(),
+            await row.boundingBox(),
+          ];
+          assert.ok(nameBox && renameBox && rowBox, `#${tag.name}: name, Rename and row on screen`);
+          assert.ok(nameBox.height <= 24, `#${tag.name} on one line: ${JSON.stringify(nameBox)}`);
+          assert.ok(renameBox.y >= nameBox.y + nameBox.height, `#${tag.name}: the actions wrap below the name`);
+          assert.ok(nameBox.x + nameBox.width <= rowBox.x + rowBox.width + 0.5, `#${tag.name} fits its row`);
+        }
+        // At desktop width the actions sit beside the name as before.
+        await page.setViewportSize(DESKTOP);
+        const first = listed[0]!;
+        const row = rows.filter({ has: page.getByRole('button', { name: `Rename ${first.name}`, exact: true }) });
+        const nameBox = await row.getByTitle(`#${first.name}`, { exact: true }).boundingBox();
+        const renameBox = await row.getByRole('button', { name: `Rename ${first.name}` }).boundingBox();
+        assert.ok(nameBox && renameBox);
+        assert.ok(renameBox.x > nameBox.x + nameBox.width, 'desktop: Rename to the right of the name');
+        assert.ok(renameBox.y < nameBox.y + nameBox.height, 'desktop: Rename on the name’s line');
+        await page.keyboard.press('Escape');
+      } finally {
+        await screenshot(phone.page, 'library-phone-dialogs').catch(() => undefined);
         await phone.close();
       }
     });

@@ -1,12 +1,32 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { FocusEvent, ReactNode } from 'react';
 import { Button } from './button';
 
 const overlay = 'fixed inset-0 z-40 bg-slate-900/50 backdrop-blur-sm';
-const panel =
-  'fixed left-1/2 top-1/2 z-50 max-h-[92vh] w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl focus:outline-none sm:p-6 dark:bg-slate-900';
+/**
+ * Centred from `sm` up. On a phone the panel rests at the bottom and stops 6rem short of the top:
+ * that strip is where toasts go while a modal is open (index.css), so a toast never covers a field.
+ */
+const place =
+  'fixed left-1/2 top-1/2 w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white shadow-xl focus:outline-none dark:bg-slate-900 max-sm:top-auto max-sm:bottom-3 max-sm:translate-y-0';
+const panel = `${place} z-50 max-h-[92vh] max-sm:max-h-[calc(100dvh-6rem)] overflow-y-auto p-5 sm:p-6`;
+/** The form dialog: the header (title and Close) stays put and only the body below it scrolls. */
+const framed = `${place} z-50 flex max-h-[92vh] max-sm:max-h-[calc(100dvh-6rem)] flex-col overflow-hidden`;
+
+/**
+ * Radix moves focus with `preventScroll` when Tab wraps around the trap (last → first and back), so
+ * a control scrolled out of the body would take the focus unseen; bring it into view.
+ */
+function revealFocused(event: FocusEvent<HTMLElement>) {
+  const body = event.currentTarget;
+  const target = event.target;
+  if (!(target instanceof Element) || target === body) return;
+  const box = target.getBoundingClientRect();
+  const view = body.getBoundingClientRect();
+  if (box.top < view.top || box.bottom > view.bottom) target.scrollIntoView({ block: 'nearest' });
+}
 
 interface DialogProps {
   open: boolean;
@@ -17,10 +37,24 @@ interface DialogProps {
   /** Called instead of closing on Escape, overlay click or the close button (unsaved changes). */
   onRequestClose?: () => void;
   wide?: boolean;
+  /**
+   * Actions kept in view under the scrolling body (a form's submit names its form with `form=`).
+   * Outside the body, a focused field can never be hidden beneath them.
+   */
+  footer?: ReactNode;
 }
 
 /** A modal dialog: focus is trapped and Escape closes the topmost dialog first (Radix). */
-export function Dialog({ open, onOpenChange, title, description, children, onRequestClose, wide }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  onRequestClose,
+  wide,
+  footer,
+}: DialogProps) {
   const intercept = (event: Event) => {
     if (onRequestClose) {
       event.preventDefault();
@@ -32,11 +66,11 @@ export function Dialog({ open, onOpenChange, title, description, children, onReq
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content
-          className={`${panel} ${wide ? 'max-w-2xl' : 'max-w-md'}`}
+          className={`${framed} ${wide ? 'max-w-2xl' : 'max-w-md'}`}
           onEscapeKeyDown={intercept}
           onPointerDownOutside={intercept}
         >
-          <div className="mb-4 flex items-start justify-between gap-4">
+          <div className="flex shrink-0 items-start justify-between gap-4 px-5 pb-3 pt-5 sm:px-6 sm:pt-6">
             <div>
               <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
               {description ? (
@@ -56,7 +90,17 @@ export function Dialog({ open, onOpenChange, title, description, children, onReq
               <X className="size-5" aria-hidden />
             </button>
           </div>
-          {children}
+          {/* pt-1 leaves room for the first control's focus ring at the top of the scrolling body. */}
+          <div
+            data-dialog-body=""
+            className="min-h-0 flex-1 overflow-y-auto px-5 pb-5 pt-1 sm:px-6 sm:pb-6"
+            onFocus={revealFocused}
+          >
+            {children}
+          </div>
+          {footer !== undefined && (
+            <div className="shrink-0 border-t border-slate-200 px-5 py-3 sm:px-6 dark:border-slate-800">{footer}</div>
+          )}
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ApiError, Messages, parseTags, UrlSchema, withDefaultScheme } from '@linkwise/contract';
 import { Sparkles } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
@@ -62,6 +62,7 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
   const credentials = useCredentialEditor(NO_CREDENTIALS);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [analyzeError, setAnalyzeError] = useState<string | null>(null);
+  const formId = useId();
   const {
     register,
     handleSubmit,
@@ -159,8 +160,19 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
         title="Add New Link"
         description="Paste a URL and let Linkwise fill in the details."
         wide
+        footer={
+          // Kept in view under the form while it scrolls (a phone's height).
+          <div className="flex flex-row-reverse gap-2 sm:justify-start">
+            <Button type="submit" form={formId} className="flex-1 sm:flex-none" disabled={isSubmitting}>
+              {isSubmitting ? 'Adding...' : 'Add Link'}
+            </Button>
+            <Button variant="secondary" className="flex-1 sm:flex-none" onClick={requestClose}>
+              Cancel
+            </Button>
+          </div>
+        }
       >
-        <form noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-4">
+        <form id={formId} noValidate onSubmit={(e) => void handleSubmit(onSubmit)(e)} className="space-y-4">
           <div className="flex items-end gap-2">
             <TextField
               className="flex-1"
@@ -198,15 +210,6 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
             Mark as Read Later
           </label>
           <CredentialFields editor={credentials} />
-          {/* Kept in view at the bottom of the dialog while the form scrolls (a phone's height). */}
-          <div className="sticky -bottom-5 z-10 -mx-5 -mb-5 flex flex-row-reverse gap-2 border-t border-slate-200 bg-white px-5 py-3 sm:-bottom-6 sm:-mx-6 sm:-mb-6 sm:justify-start sm:px-6 dark:border-slate-800 dark:bg-slate-900">
-            <Button type="submit" className="flex-1 sm:flex-none" disabled={isSubmitting}>
-              {isSubmitting ? 'Adding...' : 'Add Link'}
-            </Button>
-            <Button variant="secondary" className="flex-1 sm:flex-none" onClick={requestClose}>
-              Cancel
-            </Button>
-          </div>
         </form>
       </Dialog>
       <DiscardConfirm open={confirmDiscard} onOpenChange={setConfirmDiscard} onDiscard={onClose} />

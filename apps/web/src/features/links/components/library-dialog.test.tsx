@@ -45,3 +45,32 @@ describe('LibraryDialog merge suggestions', () => {
     );
   });
 });
+
+describe('LibraryDialog rows on a narrow screen', () => {
+  it('gives the name its own line (ellipsis, full name in the title) and puts the actions in their own group', async () => {
+    const long = 'Supercalifragilisticexpialidocious-and-an-even-longer-tag-name';
+    serveTags({
+      data: [
+        { id: '1', name: 'Facebook', count: 2 },
+        { id: '2', name: long, count: 1 },
+      ],
+      suggestions: [],
+    });
+    renderWithProviders(<LibraryDialog onClose={() => undefined} />);
+    const list = await screen.findByRole('list', { name: 'Tags' });
+    const [facebook, longRow] = within(list).getAllByRole('listitem');
+    const name = within(facebook!).getByTitle('#Facebook');
+    expect(name.textContent).toBe('#Facebook');
+    expect(name.parentElement!.textContent).toBe('#Facebook · 2 links');
+    // One line with an ellipsis below `sm`; wrapping as before from `sm` up.
+    expect(name.className.split(' ')).toEqual(expect.arrayContaining(['truncate', 'sm:whitespace-normal']));
+    // The name's box takes the whole row below `sm`, so the buttons wrap under it.
+    expect(name.parentElement!.className.split(' ')).toEqual(
+      expect.arrayContaining(['basis-full', 'sm:basis-0', 'sm:flex-1']),
+    );
+    const rename = within(facebook!).getByRole('button', { name: 'Rename Facebook' });
+    expect(rename.parentElement!.contains(name)).toBe(false);
+    expect(rename.parentElement!.parentElement).toBe(facebook);
+    expect(within(longRow!).getByTitle(`#${long}`).textContent).toBe(`#${long}`);
+  });
+});

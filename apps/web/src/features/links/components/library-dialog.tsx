@@ -1,6 +1,6 @@
 import type { TagSummary } from '@linkwise/contract';
 import { GitMerge, Pencil, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { inputClass } from '../../../components/ui/field';
@@ -10,6 +10,30 @@ import { useCategories, useDeleteTag, useRenameCategory, useRenameTag, useTags }
 const MAX_ROWS = 200;
 
 const row = 'flex flex-wrap items-center gap-2 py-2';
+
+/**
+ * A tag's or category's name. On a phone it has the row to itself, on one line (an ellipsis when it
+ * is truly too long, the whole name in its title), and the actions wrap below it: beside three
+ * buttons it was squeezed to a few letters a line ("#Fac/eboo/k"). From `sm` up, the actions sit
+ * beside it as before. The count keeps its leading space so the row still reads "#name · 3 links".
+ */
+function ItemName({ name, count }: { name: string; count?: string }) {
+  return (
+    <span className="flex min-w-0 basis-full items-baseline text-sm sm:basis-0 sm:flex-1">
+      <span className="min-w-0 truncate sm:whitespace-normal sm:break-words" title={name}>
+        {name}
+      </span>
+      {count !== undefined && (
+        <span className="ml-1 shrink-0 whitespace-nowrap text-slate-600 dark:text-slate-400">{` · ${count}`}</span>
+      )}
+    </span>
+  );
+}
+
+/** The row's buttons: their own compact line under the name on a phone, beside it from `sm` up. */
+function ItemActions({ children }: { children: ReactNode }) {
+  return <div className="-ml-2.5 flex flex-wrap items-center gap-1 sm:ml-0 sm:gap-2">{children}</div>;
+}
 
 /** Rename in place: a text box with Save and Cancel. */
 function RenameForm({
@@ -180,33 +204,30 @@ function TagsPanel() {
               />
             ) : (
               <>
-                <span className="min-w-0 flex-1 break-words text-sm">
-                  #{tag.name}{' '}
-                  <span className="text-slate-600 dark:text-slate-400">
-                    · {tag.count} {tag.count === 1 ? 'link' : 'links'}
-                  </span>
-                </span>
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  aria-label={`Rename ${tag.name}`}
-                  onClick={() => setEditing({ id: tag.id, mode: 'rename' })}
-                >
-                  <Pencil className="size-4" aria-hidden /> Rename
-                </Button>
-                {all.length > 1 && (
+                <ItemName name={`#${tag.name}`} count={`${tag.count} ${tag.count === 1 ? 'link' : 'links'}`} />
+                <ItemActions>
                   <Button
                     size="sm"
                     variant="ghost"
-                    aria-label={`Merge ${tag.name}`}
-                    onClick={() => setEditing({ id: tag.id, mode: 'merge' })}
+                    aria-label={`Rename ${tag.name}`}
+                    onClick={() => setEditing({ id: tag.id, mode: 'rename' })}
                   >
-                    <GitMerge className="size-4" aria-hidden /> Merge
+                    <Pencil className="size-4" aria-hidden /> Rename
                   </Button>
-                )}
-                <Button size="sm" variant="ghost" aria-label={`Delete ${tag.name}`} onClick={() => setDeleting(tag)}>
-                  <Trash2 className="size-4" aria-hidden /> Delete
-                </Button>
+                  {all.length > 1 && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Merge ${tag.name}`}
+                      onClick={() => setEditing({ id: tag.id, mode: 'merge' })}
+                    >
+                      <GitMerge className="size-4" aria-hidden /> Merge
+                    </Button>
+                  )}
+                  <Button size="sm" variant="ghost" aria-label={`Delete ${tag.name}`} onClick={() => setDeleting(tag)}>
+                    <Trash2 className="size-4" aria-hidden /> Delete
+                  </Button>
+                </ItemActions>
               </>
             )}
           </li>
@@ -258,25 +279,27 @@ function CategoriesPanel() {
             />
           ) : (
             <>
-              <span className="min-w-0 flex-1 break-words text-sm">{name}</span>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Rename ${name}`}
-                onClick={() => setEditing({ name, mode: 'rename' })}
-              >
-                <Pencil className="size-4" aria-hidden /> Rename
-              </Button>
-              {all.length > 1 && (
+              <ItemName name={name} />
+              <ItemActions>
                 <Button
                   size="sm"
                   variant="ghost"
-                  aria-label={`Merge ${name}`}
-                  onClick={() => setEditing({ name, mode: 'merge' })}
+                  aria-label={`Rename ${name}`}
+                  onClick={() => setEditing({ name, mode: 'rename' })}
                 >
-                  <GitMerge className="size-4" aria-hidden /> Merge
+                  <Pencil className="size-4" aria-hidden /> Rename
                 </Button>
-              )}
+                {all.length > 1 && (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Merge ${name}`}
+                    onClick={() => setEditing({ name, mode: 'merge' })}
+                  >
+                    <GitMerge className="size-4" aria-hidden /> Merge
+                  </Button>
+                )}
+              </ItemActions>
             </>
           )}
         </li>
