@@ -245,8 +245,11 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
       .updateTable('search_models')
       .set({ target: MODEL, target_dims: SPEC.dimensions, target_rank: modelRank(MODEL) })
       .execute();
-    const [first] = await search('spacecraft on the red planet');
+    const answer = await api.search({ query: { query: 'spacecraft on the red planet' } });
+    const [first] = answer.data;
     expect([first?.title, first?.match_type]).toEqual(['Rover lands on Mars', 'semantic']);
+    // The user sees how far the run got with their links (none yet).
+    expect(answer.reindexing).toEqual({ done: 0, total: 4 });
     expect(await server.database.db.selectFrom('search_models').select(['target', 'active']).execute()).toEqual([
       { target: MODEL, active: USE_LITE_MODEL_ID },
     ]);
@@ -257,6 +260,7 @@ describe.runIf(MODELS).each(engines())('offline transformer model on %s', { time
     await until('the re-embedding to finish', async () => (await reembedJob())?.status === 'done');
     const job = await reembedJob();
     expect(JSON.parse(String(job?.progress))).toEqual({ done: 4, total: 4 });
+    expect((await api.search({ query: { query: 'spacecraft on the red planet' } })).reindexing).toBeUndefined();
     expect(new Set((await vectors()).map((v) => `${v.model}/${v.dims}`))).toEqual(
       new Set([`${MODEL}/${SPEC.dimensions}`]),
     );

@@ -326,5 +326,10 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 export const SearchResponseSchema = z.object({
   data: z.array(SearchResultSchema),
   total: z.number().int(),
+  /**
+   * Present while the user's links are being re-embedded into a new search model (by meaning,
+   * Pro): how many of them have its vector. Search answers from both models meanwhile.
+   */
+  reindexing: z.object({ done: z.number().int(), total: z.number().int() }).optional(),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

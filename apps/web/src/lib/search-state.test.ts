@@ -1,6 +1,6 @@
 import { ApiError, Limits } from '@linkwise/contract';
 import { describe, expect, it } from 'vitest';
-import { parseSearch, searchFailureText, searchStatus } from './search-state';
+import { parseSearch, searchFailureText, searchStatus, reindexNote } from './search-state';
 
 const done = (total: number) => ({ loading: false, error: false, total });
 
@@ -71,5 +71,13 @@ describe('why a search failed', () => {
     expect(searchFailureText(new ApiError(413, 'Payload Too Large', 'INTERNAL', undefined, undefined))).toBe(
       'Search failed. Please try again.',
     );
+  });
+});
+
+describe('reindexNote', () => {
+  it('says how far a re-indexing got, and nothing once it is done or when there is none', () => {
+    expect(reindexNote({ done: 0, total: 4 })).toBe('Improving search by meaning: 0 of 4 links re-indexed');
+    expect(reindexNote({ done: 4, total: 4 })).toBeNull();
+    expect(reindexNote(undefined)).toBeNull();
   });
 });

@@ -54,3 +54,14 @@ export function searchFailureText(error: unknown): string {
   }
   return Messages.searchFailed;
 }
+
+/**
+ * While the user's links are being re-embedded into a new search model (the server says so with
+ * each search), how far it got: search answers from both models meanwhile, so this is news, not a
+ * warning.
+ */
+export function reindexNote(reindexing: { done: number; total: number } | undefined): string | null {
+  if (!reindexing || reindexing.done >= reindexing.total) return null;
+  const n = (v: number) => v.toLocaleString('en-US');
+  return `Improving search by meaning: ${n(reindexing.done)} of ${n(reindexing.total)} links re-indexed`;
+}

@@ -106,8 +106,8 @@ export class SearchService {
     const { links, billing } = this.deps;
     const linkLimit = billing.linkLimitOf(actor);
     const cutoff = linkLimit === null ? null : await links.cutoff(actor.userId, linkLimit);
-    const fused = query.query.startsWith('#')
-      ? await this.byTag(actor.userId, cutoff, query)
+    const { fused, reindexing } = query.query.startsWith('#')
+      ? { fused: await this.byTag(actor.userId, cutoff, query), reindexing: undefined }
       : await this.byText(actor, cutoff, query);
     const top = fused.slice(0, query.limit);
     const byId = new Map(top.map((f) => [f.id, f]));
@@ -120,7 +120,7 @@ export class SearchService {
       similarity: Math.round(item.fused.similarity * 1e4) / 1e4,
       match_type: query.query.startsWith('#') ? 'tag' : item.fused.inText ? 'text' : 'semantic',
     }));
-    return { data, total: data.length };
+    return { data, total: data.length, ...(reindexing && { reindexing }) };
   }
 
   private async byTag(userId: string, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
@@ -130,7 +130,11 @@ export class SearchService {
     return ids.map((id) => ({ id, similarity: 1, inText: true, inVectors: false }));
   }
 
-  private async byText(actor: Actor, cutoff: Cutoff | null, query: SearchQuery): Promise<Fused[]> {
+  private async byText(
+    actor: Actor,
+    cutoff: Cutoff | null,
+    query: SearchQuery,
+  ): Promise<{ fused: Fused[]; reindexing: SearchResponse['reindexing'] }> {
     const { search, billing, embedder, queryModels } = this.deps;
     const hybrid = embedder !== null && searchModeFor(billing.subscriptionOf(actor), billing.mode) === 'hybrid';
     const models = !hybrid ? [] : queryModels ? await queryModels() : [embedder];
@@ -189,7 +193,10 @@ export class SearchService {
     }
     const scattered =
       terms.length >= SCATTERED_WORDS ? unrelated(text, perModel[0]?.vectors, scanned[0], calibration) : null;
-    return combine(text, vector.flat(), calibration, scattered ?? undefined);
+    // Two models while a run re-embeds links into the first: how far it got with this user's links.
+    const done = Math.min(perModel[0]?.vectors.ids.length ?? 0, actor.linkCount);
+    const reindexing = perModel.length > 1 && done < actor.linkCount ? { done, total: actor.linkCount } : undefined;
+    return { fused: combine(text, vector.flat(), calibration, scattered ?? undefined), reindexing };
   }
 
   /**

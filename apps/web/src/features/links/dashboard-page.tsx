@@ -8,7 +8,7 @@ import { inputClass } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { canAddLink, DEFAULT_LINK_LIMIT } from '../../lib/limits';
-import { parseSearch, searchFailureText, searchStatus } from '../../lib/search-state';
+import { parseSearch, reindexNote, searchFailureText, searchStatus } from '../../lib/search-state';
 import { LIST_SORTS, SEARCH_SORTS, SORT_LABELS, sortLocally, type ListSort, type SearchSort } from '../../lib/sort';
 import { matchingIds, NO_FILTERS, useCategories, useLinks, useSearch, type LinkFilters } from './api';
 import { BulkBar } from './components/bulk-bar';
@@ -276,7 +276,13 @@ export default function DashboardPage() {
       )}
 
       <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-start">
-        <SearchBox value={text} onChange={setText} onSubmit={() => setSent(text)} status={status} />
+        <SearchBox
+          value={text}
+          onChange={setText}
+          onSubmit={() => setSent(text)}
+          status={status}
+          note={searching ? reindexNote(search.data?.reindexing) : null}
+        />
         <label className="flex items-center gap-2 text-sm sm:w-64">
           <span className="shrink-0 font-medium">Sort by</span>
           {searching ? (

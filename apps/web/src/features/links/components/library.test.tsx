@@ -265,6 +265,19 @@ describe('dashboard search failures', () => {
     expect(calls.some((c) => c.path.startsWith('/api/search?'))).toBe(true);
   });
 
+  it('shows how far a re-indexing of the user’s links got, beside the results', async () => {
+    renderSearch(() =>
+      Response.json({
+        data: [{ ...testLink(), similarity: 0.9, match_type: 'semantic' }],
+        total: 1,
+        reindexing: { done: 640, total: 2088 },
+      }),
+    );
+    await userEvent.type(await screen.findByLabelText('Search links'), 'react{Enter}');
+    expect(await screen.findByText('Found 1 results using smart search')).toBeTruthy();
+    expect(screen.getByText('Improving search by meaning: 640 of 2,088 links re-indexed')).toBeTruthy();
+  });
+
   it('a server error (5xx) keeps the generic sentence', async () => {
     renderSearch(() =>
       Response.json(

@@ -28,11 +28,14 @@ export function SearchBox({
   onChange,
   onSubmit,
   status,
+  note,
 }: {
   value: string;
   onChange: (v: string) => void;
   onSubmit: () => void;
   status: SearchStatus;
+  /** A second, quieter line under the status (re-indexing progress). */
+  note?: string | null;
 }) {
   return (
     <div className="min-w-0 flex-1">
@@ -66,6 +69,7 @@ export function SearchBox({
       <p aria-live="polite" className={`mt-1 min-h-5 text-sm ${status ? TONES[status.tone] : ''}`}>
         {status?.text}
       </p>
+      {note && <p className="text-xs text-slate-500 dark:text-slate-400">{note}</p>}
     </div>
   );
 }
