@@ -67,7 +67,12 @@ export function Dialog({
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content
           className={`${framed} ${wide ? 'max-w-2xl' : 'max-w-md'}`}
-          onEscapeKeyDown={intercept}
+          onEscapeKeyDown={(event) => {
+            // Radix hears Escape before the focused control does: a field that handles Escape
+            // itself (cancelling an inline rename) gets it, and the dialog stays open.
+            if (event.target instanceof Element && event.target.closest('[data-own-escape]')) event.preventDefault();
+            else intercept(event);
+          }}
           onPointerDownOutside={intercept}
         >
           <div className="flex shrink-0 items-start justify-between gap-4 px-5 pb-3 pt-5 sm:px-6 sm:pt-6">

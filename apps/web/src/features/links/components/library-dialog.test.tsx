@@ -1,5 +1,6 @@
 import type { TagsResponse } from '@linkwise/contract';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render';
 import { LibraryDialog } from './library-dialog';
@@ -72,5 +73,23 @@ describe('LibraryDialog rows on a narrow screen', () => {
     expect(rename.parentElement!.contains(name)).toBe(false);
     expect(rename.parentElement!.parentElement).toBe(facebook);
     expect(within(longRow!).getByTitle(`#${long}`).textContent).toBe(`#${long}`);
+  });
+});
+
+describe('LibraryDialog rename', () => {
+  it('Escape in the rename box cancels the rename and keeps the dialog open', async () => {
+    serveTags({ data: [{ id: '1', name: 'Facebook', count: 2 }], suggestions: [] });
+    let closed = 0;
+    renderWithProviders(<LibraryDialog onClose={() => void closed++} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename Facebook' }));
+    const box = screen.getByRole('textbox', { name: 'New name for Facebook' });
+    expect(document.activeElement).toBe(box);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'New name for Facebook' })).toBeNull();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(closed).toBe(0);
+    // A second Escape, with no rename open, closes the dialog as before.
+    await userEvent.keyboard('{Escape}');
+    expect(closed).toBe(1);
   });
 });

@@ -62,6 +62,7 @@ function RenameForm({
         className={`${inputClass} min-w-0 flex-1`}
         value={value}
         autoFocus
+        data-own-escape=""
         onChange={(e) => setValue(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
@@ -104,7 +105,19 @@ function MergeForm({
     >
       <label className="flex min-w-0 flex-1 items-center gap-2 text-sm">
         <span className="shrink-0">Merge {name} into</span>
-        <select className={`${inputClass} min-w-0`} value={into} onChange={(e) => setInto(e.target.value)} autoFocus>
+        <select
+          className={`${inputClass} min-w-0`}
+          value={into}
+          onChange={(e) => setInto(e.target.value)}
+          autoFocus
+          data-own-escape=""
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              onCancel();
+            }
+          }}
+        >
           {others.map((o) => (
             <option key={o} value={o}>
               {o}
