@@ -121,7 +121,8 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
     });
 
     it('refuses queries under 2 characters after trimming, with the spec wording', async () => {
-      for (const query of ['a', '  b  ', '']) {
+      // Invisible characters are not text: zero-width spaces, a joiner around one letter, a BOM.
+      for (const query of ['a', '  b  ', '', '\u200b\u200b\u200b', '\u200da\u200d', '\ufeff\ufeff']) {
         const error = await failure(api.search({ query: { query } }));
         expect([error.status, error.code, error.details?.fields]).toEqual([
           400,

@@ -288,11 +288,17 @@ export const ReanalyzeResponseSchema = z.object({
 /** Search: the trimmed query needs at least `Limits.searchMinLength` characters; `#tag` searches a tag. */
 export const SearchQuerySchema = z
   .object({
+    // Invisible format characters (zero-width spaces, joiners, a BOM) are not text to search for.
     query: z
       .string({ error: Messages.searchTooShort })
-      .trim()
-      .min(Limits.searchMinLength, { error: Messages.searchTooShort })
-      .max(Limits.searchMax, { error: `Search text can be at most ${Limits.searchMax} characters` }),
+      .transform((q) => q.replace(/\p{Cf}/gu, ''))
+      .pipe(
+        z
+          .string()
+          .trim()
+          .min(Limits.searchMinLength, { error: Messages.searchTooShort })
+          .max(Limits.searchMax, { error: `Search text can be at most ${Limits.searchMax} characters` }),
+      ),
     sortBy: z.string().optional(),
     sortOrder: z.string().optional(),
     limit: z.coerce
