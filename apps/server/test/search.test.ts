@@ -90,6 +90,19 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
       expect(await titles(api, { query: 'zqxwv' })).toEqual([]);
     });
 
+    it('corrects only words the library does not hold as they are', async () => {
+      const { api: reader } = await server.signUp('reader');
+      await seed(server, reader, [
+        { url: 'https://music.example/dylan', title: 'Folk singer biography' },
+        { url: 'https://awards.example/list', title: 'Nobel prize winners' },
+        { url: 'https://code.example/six', title: 'Fork six node pro tips' },
+      ]);
+      // No link has all four words; each is spelled right, so none is "corrected" into the third link.
+      expect(await titles(reader, { query: 'folk singer nobel prize' })).toEqual([]);
+      // A misspelt word is still corrected beside one spelled right.
+      expect(await titles(reader, { query: 'nobel prizee' })).toEqual(['Nobel prize winners']);
+    });
+
     it('searches tags, notes, description, category and the URL', async () => {
       expect(await titles(api, { query: 'devops' })).toEqual(['Kubernetes networking explained']);
       expect(await titles(api, { query: 'semolina' })).toEqual(['Fresh pasta']);

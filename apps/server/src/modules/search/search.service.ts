@@ -208,7 +208,10 @@ export class SearchService {
     if (terms.length === 0) return [];
     const initials = [...new Set(terms.filter((t) => allowedEdits(t.word) > 0).map((t) => t.word.slice(0, 1)))];
     const known = await search.spellings(actor.userId, initials, actor.linkCount);
-    const corrected = terms.map((t) => ({ ...t, alternatives: closeTerms(t.word, known) }));
+    // A word the library holds as it is is spelled right; the search found nothing because no link
+    // has every word, and "correcting" it ("singer" to "sit", "nobel" to "not") would match by accident.
+    const indexed = new Set(known);
+    const corrected = terms.map((t) => ({ ...t, alternatives: indexed.has(t.word) ? [] : closeTerms(t.word, known) }));
     if (corrected.every((t) => t.alternatives.length === 0)) return [];
     return search.textHits(actor.userId, corrected, cutoff, CANDIDATES, actor.linkCount);
   }
