@@ -9,17 +9,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomLetterStrings, UseLiteModel } from '../../apps/server/src/modules/ml/use-lite.model.js';
+import { UseLiteModel } from '../../apps/server/src/modules/ml/use-lite.model.js';
 import { NOTHING_QUERIES } from '../lib/corpus.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const model = await UseLiteModel.load();
-const unit = (v: Float32Array) => {
-  const n = Math.hypot(...v) || 1;
-  return v.map((x) => x / n);
-};
-const junk = (await model.embed(randomLetterStrings())).map(unit);
-const mean = unit(junk.reduce((sum, v) => sum.map((x, i) => x + v[i]!), new Float32Array(junk[0]!.length)));
 const paraphrases = (
   JSON.parse(readFileSync(path.join(here, '../search-queries.json'), 'utf8')) as { query: string }[]
 ).map((q) => q.query);
@@ -42,7 +36,7 @@ for (const [kind, list] of [
 ] as const) {
   for (const query of list) {
     const [vector] = await model.embed([query]);
-    const cosine = unit(vector!).reduce((dot, x, i) => dot + x * mean[i]!, 0);
+    const cosine = model.nonsenseCosine(vector!);
     rows.push({ cosine, kind, query, nonsense: model.readsAsNonsense(query, vector!) });
   }
 }

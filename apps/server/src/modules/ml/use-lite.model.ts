@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import '@tensorflow/tfjs-backend-wasm';
+import { cosine, normalize } from './embedder.js';
 import { USE_LITE_DIMENSIONS } from './use-lite.constants.js';
 
 const SEPARATOR = '\u2581';
@@ -121,10 +122,9 @@ export class UseLiteModel {
     });
     const vocabulary = JSON.parse(await readFile(path.join(dir, 'vocab.json'), 'utf8')) as [string, number][];
     const loaded = new UseLiteModel(model, new SentencePieceTokenizer(vocabulary));
-    const junk = await loaded.embed(randomLetterStrings());
-    loaded.nonsense = unit(
-      junk.reduce((sum, v) => sum.map((x, i) => x + unit(v)[i]!), new Float32Array(USE_LITE_DIMENSIONS)),
-    );
+    const mean = new Float32Array(USE_LITE_DIMENSIONS);
+    for (const v of await loaded.embed(randomLetterStrings())) normalize(v).forEach((x, i) => (mean[i]! += x));
+    loaded.nonsense = normalize(mean);
     return loaded;
   }
 
@@ -135,8 +135,12 @@ export class UseLiteModel {
   readsAsNonsense(text: string, vector: Float32Array): boolean {
     const words = text.match(/[\p{L}\p{N}]{2,}/gu) ?? [];
     if (words.some((w) => this.tokenizer.isWord(w))) return false;
-    const v = unit(vector);
-    return this.nonsense !== undefined && v.reduce((dot, x, i) => dot + x * this.nonsense![i]!, 0) >= NONSENSE_COSINE;
+    return this.nonsenseCosine(vector) >= NONSENSE_COSINE;
+  }
+
+  /** How close a vector lies to what the model makes of random letters (-1 before it is known). */
+  nonsenseCosine(vector: Float32Array): number {
+    return this.nonsense ? cosine(normalize(vector.slice()), this.nonsense) : -1;
   }
 
   /** Texts embedded for search: one that reads as nonsense gets a zero vector (it matches nothing). */
@@ -170,9 +174,4 @@ export class UseLiteModel {
       tf.dispose([inputs.indices, inputs.values]);
     }
   }
-}
-
-function unit(vector: Float32Array): Float32Array {
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((x) => x / norm);
 }

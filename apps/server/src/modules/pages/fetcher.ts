@@ -113,9 +113,11 @@ export function decodeHtml(body: Buffer, contentType: string): string {
   return iconv().decode(body, name);
 }
 
-/** Non-ASCII bytes present and all valid UTF-8 (a sequence cut by the size cap at the end aside). */
+/**
+ * Valid UTF-8, a sequence cut by the size cap at the end aside (ASCII is too: it reads the same in
+ * every charset a meta tag can name).
+ */
 function looksLikeUtf8(body: Buffer): boolean {
-  if (!body.some((b) => b >= 0x80)) return false;
   // Up to three bytes of a sequence the cap cut off.
   for (let cut = 0; cut <= 3 && cut < body.length; cut++) if (isUtf8(body.subarray(0, body.length - cut))) return true;
   return false;
