@@ -297,6 +297,16 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       else if (process.env.BENCH_VERBOSE && at > 0)
         log(`${engine}: target at ${at + 1}: "${q.query}" → ${shown.join(', ')}`);
     }
+    // How long each paraphrase's whole answer is (up to 100 links) and whether its target is anywhere in
+    // it: a tail of weak matches makes answers longer without finding more.
+    const answers = { results: 0, targets: { text: 0, hybrid: 0 } };
+    for (const q of queries) {
+      const whole = (await hybrid.search({ query: { query: q.query, limit: 100 } })).data;
+      answers.results += whole.length;
+      if (whole.some((l) => q.relevant.includes(nameById.get(l.id) ?? ''))) answers.targets.hybrid++;
+      const words = (await text.search({ query: { query: q.query, limit: 100 } })).data;
+      if (words.some((l) => q.relevant.includes(nameById.get(l.id) ?? ''))) answers.targets.text++;
+    }
     // Gibberish and unrelated queries: how many answer nothing, as they should.
     let empty = { text: 0, hybrid: 0 };
     for (const q of NOTHING) {
@@ -309,6 +319,7 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
     const result = {
       engine,
       empty,
+      answers,
       english: { text: await run(text, english), hybrid: await run(hybrid, english) },
       extended: {
         text: await run(
@@ -384,6 +395,9 @@ for (const engine of ENGINES) {
   lines.push(`| ${engine} | … non-English (${r.foreign.text.n}) | ${fmt(r.foreign.text)} | ${fmt(r.foreign.hybrid)} |`);
   lines.push(
     `| ${engine} | nothing to find: empty answers (${NOTHING.length}) | ${r.empty.text}/${NOTHING.length} | ${r.empty.hybrid}/${NOTHING.length} |`,
+  );
+  lines.push(
+    `| ${engine} | paraphrases: targets anywhere in the answer, answer length (mean, ≤ 100) | ${r.answers.targets.text}/${queries.length} | ${r.answers.targets.hybrid}/${queries.length}, ${(r.answers.results / queries.length).toFixed(1)} links |`,
   );
   lines.push(`| ${engine} | exact titles (${r.title.text.n}) | ${fmt(r.title.text)} | ${fmt(r.title.hybrid)} |`);
   lines.push(`| ${engine} | #tags (${r.tag.text.n}) | ${fmt(r.tag.text)} | ${fmt(r.tag.hybrid)} |`);

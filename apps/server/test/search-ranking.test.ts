@@ -93,4 +93,20 @@ describe.skipIf(!corpus || !MODELS).each(engines())('what search finds by meanin
       );
     },
   );
+
+  it(
+    'leaves out pages found by meaning with no confidence, or far weaker than the best match',
+    { timeout: 180_000 },
+    async () => {
+      const search = await library(['medium', 'learnnode', 'wsj', 'transistor', 'github', 'acast', 'twitter-image']);
+      // The joined cosine lets the last three through; the ranking puts them at the floor (similarity 0).
+      const bundler = await search('js packer new big version launch');
+      expect(bundler.map((f) => f.name)).toEqual(['medium', 'learnnode']);
+      // The image tweet is a tenth as close as the podcast episode the query describes.
+      expect((await search('show discussing the stimulant in my morning espresso')).map((f) => f.name)).toEqual([
+        'acast',
+      ]);
+      for (const { similarity } of bundler) expect(similarity).toBeGreaterThan(0);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combine, TEXT_FLOOR, textConfidence, UNRELATED_TEXT, vectorConfidence } from './fusion.js';
+import { combine, TEXT_FLOOR, textConfidence, UNRELATED_TEXT, vectorConfidence, WEAK_SHARE } from './fusion.js';
 
 const calibration = { floor: 0.3, certain: 0.65 };
 
@@ -56,5 +56,25 @@ describe('confidence-weighted hybrid ranking', () => {
     expect(fused[1]?.similarity).toBeCloseTo(textConfidence(0) * UNRELATED_TEXT, 12);
     // Only the hits named: the others keep their confidence.
     expect(combine(['t', 'u'], [], calibration, new Set(['t'])).map((f) => f.id)).toEqual(['u', 't']);
+  });
+
+  it('leaves out a neighbour in meaning with no confidence, or far weaker than the best match', () => {
+    // At the floor: the cosine let it through, but it is no surer than noise.
+    expect(combine([], [{ id: 'floor', cosine: 0.3 }], calibration)).toEqual([]);
+    const sure = { id: 'sure', cosine: 0.58 };
+    const best = vectorConfidence(sure.cosine, calibration);
+    const justAbove = 0.3 + 0.35 * best * WEAK_SHARE * 1.01;
+    const justBelow = 0.3 + 0.35 * best * WEAK_SHARE * 0.99;
+    const fused = combine(
+      [],
+      [sure, { id: 'weak', cosine: justAbove }, { id: 'noise', cosine: justBelow }],
+      calibration,
+    );
+    expect(fused.map((f) => f.id)).toEqual(['sure', 'weak']);
+    // Alone, the same weak neighbour is the best there is, and stays.
+    expect(combine([], [{ id: 'noise', cosine: justBelow }], calibration).map((f) => f.id)).toEqual(['noise']);
+    // A text hit is never left out: every word of the query is on its page.
+    const withText = combine(['t'], [sure, { id: 'noise', cosine: justBelow }], calibration, new Set(['t']));
+    expect(withText.map((f) => f.id)).toEqual(['sure', 't']);
   });
 });

@@ -29,6 +29,12 @@ export const vectorConfidence = (cosine: number, calibration: Calibration): numb
   Math.min(1, Math.max(0, (cosine - calibration.floor) / (calibration.certain - calibration.floor)));
 
 /**
+ * A link found by meaning alone is left out below this share of the best match's similarity: next
+ * to a sure match, a neighbour an order of magnitude weaker is noise trailing the list.
+ */
+export const WEAK_SHARE = 0.1;
+
+/**
  * Hybrid ranking weighted by confidence: the text ranking (ids best first) and the vector neighbours
  * (cosines at or above the model's floor, the caller's job) each say how sure they are, and a link
  * found by both is surer than by either: similarity = 1 − (1 − text)(1 − vector). A weak neighbour
@@ -37,6 +43,8 @@ export const vectorConfidence = (cosine: number, calibration: Calibration): numb
  * still pending has no vector, and its exact title must still come first). A text hit whose page
  * the model places below its floor for the query (`unrelated`: every word there, scattered through
  * a long text) keeps UNRELATED_TEXT of its confidence, so a certain match in meaning goes first.
+ * A link found by meaning alone needs some confidence: none (its ranking puts it at the model's floor,
+ * decision 0022) or under WEAK_SHARE of the best match's is no match.
  */
 export function combine(
   text: string[],
@@ -62,7 +70,9 @@ export function combine(
     e.inVectors = true;
     e.v = Math.max(e.v, vectorConfidence(cosine, own ?? calibration));
   }
-  return [...out.values()]
+  const fused = [...out.values()]
     .map(({ t, v, ...rest }) => ({ ...rest, similarity: rest.inText ? 1 - (1 - t) * (1 - v) : Math.min(v, TEXT_TOP) }))
     .sort((a, b) => b.similarity - a.similarity || textFirst(a, b));
+  const weak = (fused[0]?.similarity ?? 0) * WEAK_SHARE;
+  return fused.filter((f) => f.inText || (f.similarity > 0 && f.similarity >= weak));
 }
