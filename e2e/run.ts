@@ -3,7 +3,7 @@
 //   node --conditions=@linkwise/source --import tsx e2e/run.ts
 // Screenshots and the server log land in e2e/artifacts/ (git-ignored).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
@@ -309,6 +309,20 @@ void describe('Linkwise in Chromium', () => {
         .split('\n')
         .filter((line) => /"level":(50|60)/.test(line));
       assert.deepEqual(bad, []);
+    });
+
+    void it('runs with two malloc arenas: started again in its own place, same pid and arguments', async () => {
+      assert.ok(server?.child.pid);
+      const proc = (pid: number, file: string) => readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0');
+      // The suite starts it without the variable (a minimal environment).
+      assert.ok(proc(server.child.pid, 'environ').includes('MALLOC_ARENA_MAX=2'));
+      assert.deepEqual(proc(server.child.pid, 'cmdline').filter(Boolean).slice(1), [SERVER_MAIN]);
+      // A value the administrator set is kept, and the server still stops cleanly on SIGTERM.
+      const own = await startServer({ MALLOC_ARENA_MAX: '8' });
+      assert.ok(own.child.pid);
+      assert.ok(proc(own.child.pid, 'environ').includes('MALLOC_ARENA_MAX=8'));
+      await own.stop();
+      assert.equal(own.child.exitCode, 0);
     });
   });
 });
