@@ -232,7 +232,11 @@ export async function buildApp({
   const subscriptions = new SubscriptionRepository(db);
   const embeddings = new EmbeddingRepository(db, database.engine);
   const vectors = new VectorCache(config.SEARCH_VECTOR_CACHE_MB * 1024 * 1024);
-  metrics?.watch({ queueDepth: () => jobs.depth(), vectorCacheBytes: () => vectors.bytes });
+  metrics?.watch({
+    queueDepth: () => jobs.depth(),
+    vectorCacheBytes: () => vectors.bytes,
+    embeddingModel: () => models.embedder.modelId,
+  });
   // The Stripe SDK loads only where it is used (an api process's idle memory: bench/RESULTS.md).
   const stripe =
     config.BILLING === 'stripe'

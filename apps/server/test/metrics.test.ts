@@ -61,6 +61,9 @@ describe.each(engines())('metrics on %s', (engine) => {
     // The search embedded its query.
     expect(sample(text, 'model_inference_seconds_count', { purpose: 'query' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'search_vector_cache_bytes')).toBeGreaterThan(0);
+    // No offline model in this server's MODELS_DIR: the fallback answers, and says so.
+    expect(sample(text, 'embedding_model_info', { model: 'use-lite-512' })).toBe(1);
+    expect(text.match(/^embedding_model_info\{/gm)).toHaveLength(1);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect(text).toContain('role="all"');

@@ -8,12 +8,14 @@ export interface MetricSources {
   queueDepth(): Promise<{ type: string; status: string; n: number }[]>;
   /** Bytes of link vectors held by this process's search cache (0 where the process serves no search). */
   vectorCacheBytes(): number;
+  /** The model that embeds pages and queries here now (USE-lite's while the offline model is missing). */
+  embeddingModel(): string;
 }
 
 /**
  * Prometheus metrics of one process (`METRICS=true`, `GET /metrics`): HTTP requests by route and
- * status, job queue depth, job durations by name and outcome, model inference time, the vector
- * cache, and the runtime's own (event-loop delay, memory, CPU). A registry per process, not the
+ * status, job queue depth, job durations by name and outcome, model inference time, the model in
+ * use, the vector cache, and the runtime's own (event-loop delay, memory, CPU). A registry per process, not the
  * library's global one, so several servers in one test process never share counts.
  */
 export class Metrics implements JobObserver {
@@ -66,6 +68,16 @@ export class Metrics implements JobObserver {
       async collect() {
         this.reset();
         for (const { type, status, n } of await sources.queueDepth()) this.set({ name: type, status }, n);
+      },
+    });
+    new Gauge({
+      name: 'embedding_model_info',
+      help: 'The embedding model this process answers with (value 1); use-lite-512 while the offline model is missing or downloading',
+      labelNames: ['model'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.set({ model: sources.embeddingModel() }, 1);
       },
     });
     new Gauge({
