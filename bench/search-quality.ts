@@ -283,8 +283,16 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
     visible.close();
     if (leaks.length) throw new Error(`query words found in what their target's vector sees:\n${leaks.join('\n')}`);
     const misses: { q: Query; top: string[] }[] = [];
+    // How long each paraphrase's whole answer is (up to 100 links) and whether its target is anywhere in
+    // it: a tail of weak matches makes answers longer without finding more.
+    const answers = { results: 0, targets: { text: 0, hybrid: 0 } };
     for (const q of queries) {
-      const found = (await hybrid.search({ query: { query: q.query, limit: 10 } })).data;
+      const whole = (await hybrid.search({ query: { query: q.query, limit: 100 } })).data;
+      answers.results += whole.length;
+      if (whole.some((l) => q.relevant.includes(nameById.get(l.id) ?? ''))) answers.targets.hybrid++;
+      const words = (await text.search({ query: { query: q.query, limit: 100 } })).data;
+      if (words.some((l) => q.relevant.includes(nameById.get(l.id) ?? ''))) answers.targets.text++;
+      const found = whole.slice(0, 10);
       const top = found.slice(0, 5).map((l) => nameById.get(l.id) ?? '?');
       // How each result was found (t: words, s: meaning) and how sure the ranking was.
       const shown = found
@@ -296,16 +304,6 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       // BENCH_VERBOSE=1: also the queries whose target is found but not first, and what came before it.
       else if (process.env.BENCH_VERBOSE && at > 0)
         log(`${engine}: target at ${at + 1}: "${q.query}" → ${shown.join(', ')}`);
-    }
-    // How long each paraphrase's whole answer is (up to 100 links) and whether its target is anywhere in
-    // it: a tail of weak matches makes answers longer without finding more.
-    const answers = { results: 0, targets: { text: 0, hybrid: 0 } };
-    for (const q of queries) {
-      const whole = (await hybrid.search({ query: { query: q.query, limit: 100 } })).data;
-      answers.results += whole.length;
-      if (whole.some((l) => q.relevant.includes(nameById.get(l.id) ?? ''))) answers.targets.hybrid++;
-      const words = (await text.search({ query: { query: q.query, limit: 100 } })).data;
-      if (words.some((l) => q.relevant.includes(nameById.get(l.id) ?? ''))) answers.targets.text++;
     }
     // Gibberish and unrelated queries: how many answer nothing, as they should.
     let empty = { text: 0, hybrid: 0 };

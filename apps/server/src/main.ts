@@ -1,4 +1,4 @@
-import { limitMallocArenas } from './lib/malloc-arenas.js';
+import { limitMallocArenas } from './lib/native-memory.js';
 
 // First, before the server's modules load: this may start the process again in place (decision 0021).
 limitMallocArenas();

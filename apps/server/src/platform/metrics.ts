@@ -15,8 +15,8 @@ export interface MetricSources {
 /**
  * Prometheus metrics of one process (`METRICS=true`, `GET /metrics`): HTTP requests by route and
  * status, job queue depth, job durations by name and outcome, model inference time, the model in
- * use, the vector cache, and the runtime's own (event-loop delay, memory, CPU). A registry per process, not the
- * library's global one, so several servers in one test process never share counts.
+ * use, the vector cache, and the runtime's own (event-loop delay, memory, CPU). A registry per
+ * process, not the library's global one, so several servers in one test process never share counts.
  */
 export class Metrics implements JobObserver {
   readonly registry = new Registry();
