@@ -7,7 +7,8 @@ import { askWithRetries } from '../src/modules/analysis/llm-prompt.js';
 import type { LlmProvider } from '../src/modules/ml/providers/llm.js';
 import { OpenAiProvider } from '../src/modules/ml/providers/openai.provider.js';
 import { loadCorpus, serveCorpus } from './corpus.js';
-import { engines, startServer, type TestServer } from './harness.js';
+import { engines, settled, startServer, type TestServer } from './harness.js';
+import { provisionedModels } from './models.js';
 
 /** One scripted answer of the double: a status and the model's text, or a hang. */
 interface Step {
@@ -217,4 +218,76 @@ describe.skipIf(!corpus).each(engines())('analysis with an LLM provider on %s', 
     expect(data.category).toBe('Recipes');
     expect(double.requests).toHaveLength(0);
   });
+});
+
+const MODELS = provisionedModels();
+
+describe.skipIf(!corpus || !MODELS).each(engines())('the LLM sees how the user files, on %s', (engine) => {
+  let pages: Awaited<ReturnType<typeof serveCorpus>>;
+  let server: TestServer;
+  beforeAll(async () => {
+    pages = await serveCorpus(corpus ?? []);
+    server = await startServer(engine, {
+      FETCH_ALLOW_PRIVATE: 'true',
+      JOBS_ENABLED: 'true',
+      BILLING: 'off',
+      MODELS_DIR: MODELS!,
+      AI_PROVIDER: 'openai',
+      OPENAI_BASE_URL: `${double.url}/v1`,
+      AI_TIMEOUT_SECONDS: '1',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await pages?.close();
+  });
+
+  const FILED = 'How the user filed their most similar links:';
+  /** The user message of the last request the double received. */
+  const lastPrompt = () => {
+    const messages = double.requests.at(-1)?.body.messages as { role: string; content: string }[] | undefined;
+    return messages?.find((m) => m.role === 'user')?.content ?? '';
+  };
+
+  it(
+    "lists the user's own filing of their nearest links, never the analysis's guesses or another user's",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      double.steps = [{ text: GOOD }];
+      const { api, token } = await server.signUp();
+      const mine: string[] = [];
+      for (const name of ['economic-times', 'forbes']) {
+        const link = await api.createLink({ body: { url: pages.url(name), category: 'Reading list' } });
+        mine.push((await settled(server, token, link.id)).title);
+      }
+      // Filed by the analysis (the double's answer), not by the user: no example of theirs.
+      const guessed = await api.createLink({ body: { url: pages.url('fortune') } });
+      expect((await settled(server, token, guessed.id)).category).toBe('Podcasts');
+      const other = await server.signUp('other');
+      const theirs = await other.api.createLink({ body: { url: pages.url('techcrunch'), category: 'Secret stash' } });
+      await settled(server, other.token, theirs.id);
+
+      double.requests = [];
+      await api.analyzeLink({ body: { url: pages.url('pr-newswire') } });
+      const prompt = lastPrompt();
+      expect(prompt).toContain(FILED);
+      const examples = prompt
+        .slice(prompt.indexOf(FILED))
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.startsWith('- '));
+      expect(examples.length).toBeGreaterThanOrEqual(1);
+      for (const line of examples) expect(line).toMatch(/ → Reading list$/);
+      expect(examples.some((line) => mine.some((title) => line.includes(title)))).toBe(true);
+      expect(prompt).not.toContain('Secret stash');
+
+      // A user with nothing filed gets no such section.
+      double.requests = [];
+      await other.api.analyzeLink({ body: { url: pages.url('pr-newswire') } });
+      expect(lastPrompt()).toContain('Title:');
+      expect(lastPrompt()).not.toContain('Reading list');
+    },
+  );
 });

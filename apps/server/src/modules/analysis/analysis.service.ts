@@ -1,11 +1,11 @@
 import { analysisFailureText, Messages, type AnalyzeResponse } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
-import { pageText, type Embedder } from '../ml/embedder.js';
+import { DEFAULT_CALIBRATION, pageText, type Embedder } from '../ml/embedder.js';
 import type { LlmPolicy, LlmProvider } from '../ml/providers/llm.js';
 import { TagVectorCache } from '../ml/tag-vectors.js';
 import { keyphraseTags } from './keyphrases.js';
-import { askWithRetries } from './llm-prompt.js';
+import { askWithRetries, filedExamples } from './llm-prompt.js';
 import { titleFromUrl, type PageFacts, type WorkerExtractor } from '../pages/extractor.js';
 import { FetchError, type PageFetcher } from '../pages/fetcher.js';
 import type { CategoryModel, LabelledNeighbour } from './category-model.js';
@@ -102,7 +102,7 @@ export class AnalysisService {
     if (!vector) throw new Error('the embedder returned no vector');
     const history = await this.history(vector, neighbours);
     const local = await this.understandLocally(facts, vector, vocabulary, history);
-    const understanding = useLlm && html ? await this.understandWithLlm(url, facts, vocabulary, local) : local;
+    const understanding = useLlm && html ? await this.understandWithLlm(url, facts, vocabulary, local, history) : local;
     return { facts, understanding, embedText, vector, html };
   }
 
@@ -168,17 +168,29 @@ export class AnalysisService {
     };
   }
 
-  /** The LLM's answer, or the offline one when the provider fails: saving never fails because of it. */
+  /**
+   * The LLM's answer, or the offline one when the provider fails: saving never fails because of it.
+   * It sees how the user filed their nearest links, so their categories mean what they file there.
+   */
   private async understandWithLlm(
     url: string,
     facts: PageFacts,
     vocabulary: UserVocabulary,
     local: Understanding,
+    history: readonly LabelledNeighbour[],
   ): Promise<Understanding> {
     const llm = this.deps.llm;
     if (!llm) return local;
+    const { floor } = this.deps.categories.embedder.calibration ?? DEFAULT_CALIBRATION;
     try {
-      const answer = await askWithRetries(llm, url, facts, vocabulary, this.deps.llmPolicy);
+      const answer = await askWithRetries(
+        llm,
+        url,
+        facts,
+        vocabulary,
+        this.deps.llmPolicy,
+        filedExamples(history, floor),
+      );
       return {
         category: matchCategory(answer.category, vocabulary.categories),
         tags: mergeTags(answer.tags.length ? answer.tags : local.tags, vocabulary.tags),

@@ -184,6 +184,8 @@ export interface LabelledNeighbour {
   category: string;
   cosine: number;
   confirmed: boolean;
+  /** The link's title, for the LLM's examples of how the user files (absent where nobody reads it). */
+  title?: string | null;
 }
 
 /** What classification may use beside the page's vector. */

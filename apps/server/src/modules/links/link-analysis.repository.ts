@@ -51,18 +51,24 @@ export class LinkAnalysisRepository {
     };
   }
 
-  /** The category of each of the user's links in `ids` that has one, and whether the user chose it. */
-  async categoriesOf(userId: string, ids: string[]): Promise<Map<string, { category: string; confirmed: boolean }>> {
+  /** The category of each of the user's links in `ids` that has one, whether the user chose it, and the link's title. */
+  async categoriesOf(
+    userId: string,
+    ids: string[],
+  ): Promise<Map<string, { category: string; confirmed: boolean; title: string }>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('links')
-      .select(['id', 'category', 'category_by_analysis'])
+      .select(['id', 'category', 'category_by_analysis', 'title'])
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
       .where('category', 'is not', null)
       .execute();
     return new Map(
-      rows.map((r) => [r.id, { category: r.category ?? '', confirmed: Number(r.category_by_analysis) === 0 }]),
+      rows.map((r) => [
+        r.id,
+        { category: r.category ?? '', confirmed: Number(r.category_by_analysis) === 0, title: r.title },
+      ]),
     );
   }
 
