@@ -298,6 +298,47 @@ describe.each(engines())('imports on %s', (engine) => {
     expect((await allLinks(api)).length).toBe(1);
   });
 
+  it('cleans text no database can hold (NUL bytes, lone surrogates, a pair cut at a limit) so every imported link stays editable', async () => {
+    const { api, token } = await server.signUp('hygiene');
+    const karakeep = JSON.stringify({
+      bookmarks: [
+        {
+          createdAt: 1710000000,
+          title: 'Bad\u0000Title',
+          tags: ['x\ud800', 'fine'],
+          content: { type: 'link', url: 'https://hygiene.example.com/json' },
+          note: 'half \udc00 pair',
+        },
+      ],
+    });
+    const json = await upload(server.url, token, karakeep, {}, '/api/import', 'ka\u0000rakeep.json');
+    expect(json.status).toBe(202);
+    const jsonResult = await finished(server.url, token, String(json.body.id));
+    expect(jsonResult).toMatchObject({ status: 'done', created: 1, fileName: 'karakeep.json' });
+
+    // A raw NUL byte is valid UTF-8; a title longer than the limit is clipped between the halves of an emoji.
+    const longTitle = `${'a'.repeat(498)}😀 and more`;
+    const html = netscapeFile(2).replace('Item number 0', 'Nul\u0000in title').replace('Item number 1', longTitle);
+    expect((await importFile(server.url, token, html)).created).toBe(2);
+
+    const links = byUrl(await allLinks(api));
+    const fromJson = links.get('https://hygiene.example.com/json')!;
+    expect(fromJson.title).toBe('BadTitle');
+    expect(fromJson.tags.sort()).toEqual(['fine', 'x\ufffd']);
+    expect(fromJson.notes).toBe('half \ufffd pair');
+    expect(links.get('https://bulk.example.com/item/0')!.title).toBe('Nulin title');
+    const clipped = links.get('https://bulk.example.com/item/1')!;
+    expect(clipped.title.length).toBeLessThanOrEqual(500);
+    expect(clipped.title).not.toMatch(/\p{Cs}/u);
+    for (const link of links.values()) {
+      const res = await raw(server, 'PUT', `/api/links/${link.id}`, {
+        token,
+        body: JSON.stringify({ title: link.title, notes: link.notes, tags: link.tags }),
+      });
+      expect(res.status, link.url).toBe(200);
+    }
+  });
+
   it('keeps what was imported when the file turns out to be invalid UTF-8 part-way', async () => {
     const { api, token } = await server.signUp('utf8');
     await api.createLink({ body: { url: 'https://already.example.com/' } });

@@ -27,7 +27,7 @@ import type { VaultRepository } from '../vault/vault.repository.js';
 import { detectFormat, readImportFile } from './formats/read.js';
 import { ImportFileError, type ImportRecord } from './formats/record.js';
 import type { ImportRepository, ImportRow } from './import.repository.js';
-import { mapRecord } from './mapping.js';
+import { mapRecord, storableText } from './mapping.js';
 
 /** Items committed in one transaction: one checkpoint each. */
 export const IMPORT_BATCH = 500;
@@ -115,7 +115,7 @@ export class ImportService {
         user_id: actor.userId,
         status: 'queued',
         format,
-        file_name: upload.fileName.slice(0, 255) || 'upload',
+        file_name: storableText(Array.from(upload.fileName).slice(0, 255).join('')) || 'upload',
         file_bytes: size,
         options: JSON.stringify({ categoryFrom: options.categoryFrom, duplicates: options.duplicates }),
         job_id: null,

@@ -24,7 +24,47 @@ const BROWSER_ROOTS = new Set(
 
 export type Mapped = { link: ImportedLink } | { problem: string; kind: 'skipped' | 'failed'; url: string };
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** Cuts to `max` UTF-16 units with an ellipsis, never between the two halves of a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Text every engine can hold: NUL bytes dropped, a lone UTF-16 surrogate (not Unicode) becomes U+FFFD. */
+export const storableText = (text: string): string => text.replace(/\0/g, '').replace(/\p{Cs}/gu, '\uFFFD');
+
+const isStorable = (text: string): boolean => storableText(text) === text;
+
+/** The ids this server mints; any other id from a file would be unreachable by the path routes. */
+const LINK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The record with every text made storable. A file is read, not refused, for such characters (the API
+ * refuses them in requests): a stray NUL in one title must not cost the other thousands of links.
+ */
+function storableRecord(record: ImportRecord): ImportRecord {
+  const linkwise = record.linkwise && {
+    ...record.linkwise,
+    id: LINK_ID.test(record.linkwise.id) ? record.linkwise.id : '',
+    category: record.linkwise.category === null ? null : storableText(record.linkwise.category),
+    aiDescription: record.linkwise.aiDescription === null ? null : storableText(record.linkwise.aiDescription),
+    favicon: record.linkwise.favicon === null ? null : storableText(record.linkwise.favicon),
+    // Ciphertext with such characters was altered after sealing and could never be opened.
+    credentials: record.linkwise.credentials.filter((c) => [c.id, c.iv, c.ciphertext].every(isStorable)),
+  };
+  return {
+    ...record,
+    url: storableText(record.url),
+    title: storableText(record.title),
+    description: storableText(record.description),
+    notes: storableText(record.notes),
+    tags: record.tags.map(storableText),
+    folders: record.folders.map(storableText),
+    extras: record.extras.map(([label, value]) => [storableText(label), storableText(value)]),
+    ...(linkwise && { linkwise }),
+  };
+}
 
 /** Why a URL cannot be saved, in the user's words; null when it can. */
 export function urlProblem(url: string): string | null {
@@ -49,7 +89,8 @@ export function urlProblem(url: string): string | null {
  * The mapping rules of the README's table: a record from any format → the link that is saved, or
  * why it is not. Whatever has no field of its own goes into notes.
  */
-export function mapRecord(record: ImportRecord, categoryFrom: CategoryFrom, now: number): Mapped {
+export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now: number): Mapped {
+  const record = storableRecord(source);
   const url = record.url.trim();
   if (record.skip) return { problem: record.skip, kind: record.linkwise || !url ? 'failed' : 'skipped', url };
   const problem = urlProblem(url);
@@ -102,7 +143,7 @@ export function mapRecord(record: ImportRecord, categoryFrom: CategoryFrom, now:
   const updatedAt = Math.max(createdAt, Math.min(record.updatedAt ?? createdAt, now));
   return {
     link: {
-      id: record.linkwise?.id ?? null,
+      id: record.linkwise?.id || null,
       url,
       key,
       title,
