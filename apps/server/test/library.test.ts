@@ -181,6 +181,39 @@ describe.each(engines())('library management on %s', (engine) => {
       expect((await other.api.getLink({ params: { id: theirs!.id } })).isRead).toBe(false);
     });
 
+    it('adds tags only where a link has room, says how many could not take them all, and leaves no unused tag', async () => {
+      const { api } = await server.signUp();
+      const fifty = Array.from({ length: 50 }, (_, i) => `t${i}`);
+      const [full, nearly, roomy] = await seed(server, api, [
+        { url: 'https://full.example/a', title: 'Full', tags: fifty },
+        { url: 'https://full.example/b', title: 'Nearly', tags: fifty.slice(0, 49) },
+        { url: 'https://full.example/c', title: 'Roomy', tags: ['t0'] },
+      ]);
+      const tagNames = async () => (await api.listTags()).data.map((t) => t.name).sort();
+      const before = await tagNames();
+
+      const none = await api.bulkLinks({ body: { action: 'add-tags', ids: [full!.id], tags: ['brand-new'] } });
+      expect(none.data).toEqual({ affected: 0, tagLimited: 1 });
+      expect(await tagNames()).toEqual(before);
+
+      const some = await api.bulkLinks({
+        body: { action: 'add-tags', ids: [full!.id, nearly!.id, roomy!.id], tags: ['first', 'second', 't0'] },
+      });
+      expect(some.data).toEqual({ affected: 1, tagLimited: 2 });
+      const links = byTitle(await all(api));
+      expect(links.Full!.tags).toEqual(fifty);
+      expect(links.Nearly!.tags).toEqual([...fifty.slice(0, 49), 'first']);
+      expect(links.Roomy!.tags).toEqual(['t0', 'first', 'second']);
+      expect(await tagNames()).toEqual([...before, 'first', 'second'].sort());
+
+      // Commas split names as everywhere else, and the split list obeys the same 50-tag cap.
+      const letters = [...'abcdefghijklmnopqrst'];
+      const packed = ['p', 'q', 'r'].map((prefix) => letters.map((l) => `${prefix}${l}`).join(','));
+      const commas = await failure(api.bulkLinks({ body: { action: 'add-tags', ids: [roomy!.id], tags: packed } }));
+      expect([commas.status, commas.message]).toEqual([400, 'A link can have at most 50 tags']);
+      expect(await tagNames()).toEqual([...before, 'first', 'second'].sort());
+    });
+
     it('queues re-analysis for the chosen links and validates the request', async () => {
       const { api } = await server.signUp();
       const [a] = await seed(server, api, [{ url: 'https://q.example/a', title: 'A' }]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema } from './common.js';
 import { Limits } from './messages.js';
+import { parseTags } from './links.js';
 
 /** Why a link's page could not be analysed, in the words the card and the add dialog show. */
 export const AnalysisFailureReasons = [
@@ -162,10 +163,17 @@ export const BulkRequestSchema = z.discriminatedUnion('action', [
   z.object({
     action: z.enum(['add-tags', 'remove-tags']),
     ids: Ids,
+    // Commas split names as everywhere else; the cap applies to the split list.
     tags: z
       .array(z.string().max(Limits.tagMax, { error: `Each tag must be at most ${Limits.tagMax} characters` }))
-      .min(1, { error: 'Name at least one tag' })
-      .max(Limits.tagsPerLink),
+      .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` })
+      .transform((names) => parseTags(names))
+      .pipe(
+        z
+          .array(z.string())
+          .min(1, { error: 'Name at least one tag' })
+          .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` }),
+      ),
   }),
 ]);
 export type BulkRequest = z.infer<typeof BulkRequestSchema>;
@@ -173,7 +181,11 @@ export type BulkRequestInput = z.input<typeof BulkRequestSchema>;
 
 export const BulkResponseSchema = z.object({
   success: z.literal(true),
-  data: z.object({ affected: z.number().int() }),
+  data: z.object({
+    affected: z.number().int(),
+    /** add-tags only: links that had no room (50 tags) for every named tag; `affected` leaves them out. */
+    tagLimited: z.number().int().optional(),
+  }),
 });
 
 /** Counts Profile shows: opens from the app and searches this calendar month (UTC). */

@@ -82,16 +82,33 @@ export class LibraryRepository {
   }
 
   /**
-   * Adds tags to the links that lack them, after their own (one statement per tag and 500 links,
-   * not a rewrite of each link's tags: each `link_tags` row written costs the search index a
-   * trigger). A link already at `maxPerLink` tags is left as it is.
+   * Adds tags to the links that lack them, after their own, as many as fit under `maxPerLink` (one
+   * statement per tag and 500 links, not a rewrite of each link's tags: each `link_tags` row written
+   * costs the search index a trigger). Only names some link takes become tags. Answers how many links
+   * now carry every name and how many had no room for all of them.
    */
-  async addTags(userId: string, ids: string[], names: string[], maxPerLink: number, now: number): Promise<void> {
-    if (names.length === 0) return;
-    const wanted = names.map((name) => ({ name, key: tagKey(name) }));
-    const idByKey = await ensureTags(this.db, userId, names, now);
-    for (const { key } of wanted) {
-      const tagId = idByKey.get(key);
+  async addTags(
+    userId: string,
+    ids: string[],
+    names: string[],
+    maxPerLink: number,
+    now: number,
+  ): Promise<{ tagged: number; limited: number }> {
+    if (names.length === 0) return { tagged: 0, limited: 0 };
+    const current = await this.tagsOf(ids);
+    const taken = new Set<string>();
+    let limited = 0;
+    for (const tags of current.values()) {
+      const has = new Set(tags.map(tagKey));
+      const missing = names.filter((name) => !has.has(tagKey(name)));
+      const fits = missing.slice(0, Math.max(0, maxPerLink - tags.length));
+      if (fits.length < missing.length) limited += 1;
+      for (const name of fits) taken.add(tagKey(name));
+    }
+    const used = names.filter((name) => taken.has(tagKey(name)));
+    const idByKey = used.length > 0 ? await ensureTags(this.db, userId, used, now) : new Map<string, string>();
+    for (const name of used) {
+      const tagId = idByKey.get(tagKey(name));
       if (!tagId) continue;
       for (let i = 0; i < ids.length; i += 500) {
         const chunk = ids.slice(i, i + 500);
@@ -104,6 +121,7 @@ export class LibraryRepository {
             and (select count(*) from link_tags c where c.link_id = l.id) < ${maxPerLink}`.execute(this.db);
       }
     }
+    return { tagged: current.size - limited, limited };
   }
 
   /** Takes tags (compared as tags are) off the links. */

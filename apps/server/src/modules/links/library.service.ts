@@ -1,5 +1,4 @@
 import {
-  parseTags,
   tagKey,
   Limits,
   type BulkRequest,
@@ -38,7 +37,7 @@ export class LibraryService {
   constructor(private readonly deps: LibraryDeps) {}
 
   /** Applies one action to the actor's links among `ids`; how many were the actor's. */
-  async bulk(actor: Actor, request: BulkRequest): Promise<{ affected: number }> {
+  async bulk(actor: Actor, request: BulkRequest): Promise<{ affected: number; tagLimited?: number }> {
     const { links, library, clock } = this.deps;
     const unique = [...new Set(request.ids)];
     if (request.action === 'reanalyze') {
@@ -64,12 +63,13 @@ export class LibraryService {
         case 'set-category':
           await repo.setCategory(actor.userId, owned, request.category, now);
           break;
-        case 'add-tags':
-          await repo.addTags(actor.userId, owned, parseTags(request.tags), Limits.tagsPerLink, now);
+        case 'add-tags': {
+          const { tagged, limited } = await repo.addTags(actor.userId, owned, request.tags, Limits.tagsPerLink, now);
           await repo.touch(actor.userId, owned, now);
-          break;
+          return { affected: tagged, tagLimited: limited };
+        }
         case 'remove-tags':
-          await repo.removeTags(actor.userId, owned, parseTags(request.tags));
+          await repo.removeTags(actor.userId, owned, request.tags);
           await repo.touch(actor.userId, owned, now);
           break;
         case 'delete':

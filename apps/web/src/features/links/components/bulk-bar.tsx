@@ -1,4 +1,4 @@
-import { parseTags, type BulkRequestInput } from '@linkwise/contract';
+import { Limits, parseTags, type BulkRequestInput } from '@linkwise/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookmarkMinus, BookmarkPlus, Check, Circle, FolderInput, RotateCw, Tag, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
@@ -45,7 +45,12 @@ export function BulkBar({
       { ...body, ids: [...ids] },
       {
         onSuccess: ({ data }) => {
-          toast.success(`${plural(data.affected)} ${done}`);
+          if (data.affected > 0 || !data.tagLimited) toast.success(`${plural(data.affected)} ${done}`);
+          if (data.tagLimited) {
+            toast.warning(
+              `${plural(data.tagLimited)} had no room for every tag (at most ${Limits.tagsPerLink} per link)`,
+            );
+          }
           onClear();
         },
       },
