@@ -13,6 +13,7 @@ import { registerCompression } from './http/compression.js';
 import { installConnectionLimits } from './http/connection-limits.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { InFlight } from './http/in-flight.js';
+import { SharedMemoryStore } from './http/rate-limit-store.js';
 import { makeRouter } from './http/route-adapter.js';
 import { httpServerOptions } from './http/server-options.js';
 import { serveWebApp } from './http/web-app.js';
@@ -469,7 +470,7 @@ export async function buildApp({
     if (redis) app.addHook('onClose', async () => void (await redis.quit()));
     await app.register(rateLimit, {
       global: false,
-      ...(redis && { redis }),
+      ...(redis ? { redis } : { store: SharedMemoryStore }),
       errorResponseBuilder: (_req, context) => {
         const error = new AppError(
           'RATE_LIMITED',

@@ -108,6 +108,14 @@ describe.each(engines())('account security on %s', (engine) => {
       expect(unknown).toEqual(expected);
       const paused = await failure(signIn(user.email));
       expect([paused.status, paused.message]).toEqual([429, AccountMessages.tooManySignIns]);
+      const headers = await raw(server, 'POST', '/api/auth/login', {
+        body: JSON.stringify({ email: user.email, password: PASSWORD }),
+      });
+      expect(headers.status).toBe(429);
+      // The pause lasts until 15 minutes after the first failure of the window.
+      const retryAfter = Number(headers.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
       server.clock.advance(16 * 60_000);
       expect((await signIn(user.email)).user.id).toBe(user.userId);
     });

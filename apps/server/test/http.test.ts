@@ -93,7 +93,7 @@ describe.each(engines())('HTTP hygiene on %s', (engine) => {
 describe('rate limits on sign-in', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer('sqlite', { RATE_LIMIT_AUTH_PER_MINUTE: '3' });
+    server = await startServer('sqlite', { RATE_LIMIT_AUTH_PER_MINUTE: '3', TRUST_PROXY: 'true' });
   });
   afterAll(() => server.close());
 
@@ -105,6 +105,26 @@ describe('rate limits on sign-in', () => {
     expect(limited.status).toBe(429);
     expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts every sign-in and registration route of an address together', async () => {
+    const ip = '10.9.8.7';
+    const post = (path: string, body: object) =>
+      raw(server, 'POST', path, { body: JSON.stringify(body), headers: { 'x-forwarded-for': ip } });
+    const login = { email: 'a@b.co', password: 'whatever' };
+    const statuses = [
+      (await post('/api/auth/login', login)).status,
+      (await post('/api/auth/extension/login', login)).status,
+      (await post('/api/auth/register', { email: 'one@b.co', username: 'one', password: 'Tr0ub4dor&3-staple' })).status,
+      (
+        await post('/api/auth/extension/register', {
+          email: 'two@b.co',
+          username: 'two',
+          password: 'Tr0ub4dor&3-staple',
+        })
+      ).status,
+    ];
+    expect(statuses).toEqual([401, 401, 201, 429]);
   });
 });
 

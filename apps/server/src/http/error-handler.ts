@@ -47,7 +47,10 @@ export function installErrorHandler(app: FastifyInstance): void {
         .type('application/json')
         .send(details ? { error, code, details } : { error, code });
 
-    if (err instanceof AppError) return send(statusOf(err.code), err.code, err.message, err.details);
+    if (err instanceof AppError) {
+      if (err.retryAfterSeconds !== undefined) void reply.header('retry-after', String(err.retryAfterSeconds));
+      return send(statusOf(err.code), err.code, err.message, err.details);
+    }
 
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};

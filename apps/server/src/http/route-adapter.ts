@@ -23,6 +23,8 @@ export interface AuthedContext<R extends RouteDef> extends RouteContext<R> {
 export interface RouteOptions {
   /** Requests per minute per user (or per address for public routes). */
   rateLimitPerMinute?: number;
+  /** Routes of one group share their per-minute budget (sign-in and registration, web and extension). */
+  rateLimitGroup?: string;
   bodyLimit?: number;
 }
 
@@ -65,7 +67,8 @@ export function makeRouter(app: FastifyInstance, authenticate: (request: Fastify
               max: options.rateLimitPerMinute,
               timeWindow: 60_000,
               hook: 'preHandler',
-              keyGenerator: (req: FastifyRequest) => `${route.path}:${req.actor?.userId ?? req.ip}`,
+              keyGenerator: (req: FastifyRequest) =>
+                `${options.rateLimitGroup ?? route.path}:${req.actor?.userId ?? req.ip}`,
             },
           }
         : { rateLimit: false },

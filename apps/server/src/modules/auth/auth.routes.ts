@@ -11,7 +11,7 @@ const client = (request: FastifyRequest, kind: ClientInfo['kind']): ClientInfo =
 });
 
 export function authRoutes(add: AddRoute, auth: AuthService, captcha: CaptchaVerifier, perMinute: number): void {
-  const limited = { rateLimitPerMinute: perMinute };
+  const limited = { rateLimitPerMinute: perMinute, rateLimitGroup: 'auth' };
   add(routes.register, ({ body, request }) => auth.register(body, client(request, 'web')), limited);
   add(routes.login, ({ body, request }) => auth.login(body, client(request, 'web')), limited);
   add(routes.extensionRegister, ({ body, request }) => auth.register(body, client(request, 'extension')), limited);

@@ -120,8 +120,10 @@ export class AuthService {
     const throttleKey = signInThrottleKey(email);
     const now = this.deps.clock.now();
     const since = now - SIGN_IN_WINDOW_MS;
-    if ((await this.deps.users.signInFailures(throttleKey, since)) >= this.deps.maxFailuresPerAccount) {
-      throw new AppError('RATE_LIMITED', AccountMessages.tooManySignIns);
+    const failures = await this.deps.users.signInFailures(throttleKey, since);
+    if (failures.count >= this.deps.maxFailuresPerAccount) {
+      const retryAfter = Math.max(1, Math.ceil((failures.windowStart + SIGN_IN_WINDOW_MS - now) / 1000));
+      throw new AppError('RATE_LIMITED', AccountMessages.tooManySignIns, undefined, retryAfter);
     }
     const fail = async (error: AppError): Promise<never> => {
       await this.deps.users.recordSignInFailure(throttleKey, now, since);

@@ -231,14 +231,15 @@ export class UserRepository {
     return row && Number(row.expires_at) > now ? row.user_id : undefined;
   }
 
-  /** Failed sign-ins for `key` in the window that started at or after `since`. */
-  async signInFailures(key: string, since: number): Promise<number> {
+  /** Failed sign-ins for `key` in the window that started at or after `since`, and when it started. */
+  async signInFailures(key: string, since: number): Promise<{ count: number; windowStart: number }> {
     const row = await this.db
       .selectFrom('sign_in_failures')
       .select(['failures', 'window_start'])
       .where('key', '=', key)
       .executeTakeFirst();
-    return row && Number(row.window_start) >= since ? row.failures : 0;
+    const windowStart = Number(row?.window_start ?? 0);
+    return row && windowStart >= since ? { count: row.failures, windowStart } : { count: 0, windowStart: since };
   }
 
   /** Counts a failure: a window older than `since` starts again at one. */
