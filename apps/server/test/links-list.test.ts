@@ -374,6 +374,9 @@ describe.each(engines())('GET /api/links on %s', (engine) => {
         expect(list.data, `limit ${limit}`).toHaveLength(expected);
         expect(list.limit).toBe(Math.min(Math.max(limit, 1), 100));
       }
+      // An empty `limit=` (a form with the field blank) means no limit was given.
+      const blank = await raw(server, 'GET', '/api/links?limit=', { token });
+      expect([blank.status, (blank.json() as { limit: number }).limit]).toEqual([200, 24]);
     });
 
     it('refuses a page that is not a positive whole number', async () => {

@@ -207,11 +207,19 @@ const PageSchema = z.coerce
   .max(1_000_000, { error: 'page must be a positive whole number' })
   .default(1);
 
-const LimitSchema = z.coerce
-  .number({ error: 'limit must be a whole number' })
-  .int({ error: 'limit must be a whole number' })
-  .default(Limits.pageSizeDefault)
-  .transform((n) => Math.min(Math.max(n, 1), Limits.pageSizeMax));
+/**
+ * `limit`: a whole number clamped into 1..max, `fallback` when absent. An empty `limit=` means none
+ * was given (coercion would read it as 0, clamped to 1).
+ */
+const limitSchema = (fallback: number, max: number) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'limit must be a whole number' })
+      .int({ error: 'limit must be a whole number' })
+      .default(fallback)
+      .transform((n) => Math.min(Math.max(n, 1), max)),
+  );
 
 export const LinkListQuerySchema = z
   .object({
@@ -223,7 +231,7 @@ export const LinkListQuerySchema = z
     sortBy: z.string().optional(),
     sortOrder: z.string().optional(),
     page: PageSchema,
-    limit: LimitSchema,
+    limit: limitSchema(Limits.pageSizeDefault, Limits.pageSizeMax),
   })
   .transform((q) => ({ ...q, ...SortQuerySchema.parse(q) }));
 export type LinkListQuery = z.infer<typeof LinkListQuerySchema>;
@@ -301,11 +309,7 @@ export const SearchQuerySchema = z
       ),
     sortBy: z.string().optional(),
     sortOrder: z.string().optional(),
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number' })
-      .int({ error: 'limit must be a whole number' })
-      .default(Limits.searchLimitDefault)
-      .transform((n) => Math.min(Math.max(n, 1), Limits.searchLimitMax)),
+    limit: limitSchema(Limits.searchLimitDefault, Limits.searchLimitMax),
   })
   .transform((q) => {
     // Search defaults to relevance; an unknown sort falls back to relevance rather than newest.
