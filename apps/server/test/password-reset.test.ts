@@ -88,6 +88,7 @@ describe.each(engines())('password reset by email on %s', (engine) => {
         body: JSON.stringify({ email: 'a@example.com' }),
       });
       expect(res.status).toBe(404);
+      expect(res.json()).toEqual({ error: AccountMessages.resetUnavailable, code: 'NOT_FOUND' });
     } finally {
       await plain.close();
     }

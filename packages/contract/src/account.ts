@@ -10,6 +10,8 @@ export const AccountMessages = {
   totpInvalid: 'Invalid or already used code. Please try again.',
   resetSent: 'If an account exists for that email, we sent it a link to reset the password.',
   resetInvalid: 'This reset link is invalid or has expired. Please ask for a new one.',
+  resetUnavailable:
+    'This server does not send email, so a forgotten password is reset by its administrator. Please ask them for a new one.',
   tooManySignIns: 'Too many failed sign-in attempts for this account. Please try again in a few minutes.',
   readOnlyToken: 'This API token can only read. Create a read-write token to make changes.',
   tokenCannotManageAccount: 'API tokens cannot manage the account. Sign in to do this.',

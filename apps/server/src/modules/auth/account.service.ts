@@ -121,7 +121,7 @@ export class AccountService {
    */
   async forgotPassword(input: { email: string; recaptchaToken?: string | undefined }, ip: string): Promise<void> {
     const mailer = this.deps.mailer;
-    if (!mailer) throw notFound();
+    if (!mailer) throw new AppError('NOT_FOUND', AccountMessages.resetUnavailable);
     if (!(await this.deps.captcha.verify(input.recaptchaToken, 'login', ip))) {
       throw new AppError('RECAPTCHA_FAILED', Messages.captchaMissing);
     }
