@@ -405,6 +405,11 @@ export function extensionJourneys(): void {
       await screenshot(page, 'h-install-page-390');
 
       // The bookmarklet, run on a page of another site, opens the dashboard's Add Link dialog prefilled.
+      // The user filled the plan above; with no room it would open the upgrade dialog (web journeys).
+      const client = api(server.url, user.token);
+      const [spare] = (await client.listLinks()).data;
+      assert.ok(spare);
+      await client.deleteLink({ params: { id: spare.id } });
       const article = await ext.context.newPage();
       await article.goto(site.url('/bookmarklet-article'));
       await signInBrowser(page, server.url, { token: user.token, user: user.user });
@@ -412,7 +417,7 @@ export function extensionJourneys(): void {
       await article.evaluate(decodeURIComponent(code.slice('javascript:'.length)));
       const dialogPage = await opened;
       await dialogPage.waitForURL((u) => u.pathname === '/dashboard');
-      const dialog = dialogPage.getByRole('dialog');
+      const dialog = dialogPage.getByRole('dialog', { name: 'Add New Link' });
       await dialog.waitFor();
       assert.equal(await dialog.getByLabel('URL').inputValue(), site.url('/bookmarklet-article'));
       assert.equal(await dialog.getByLabel('Title').inputValue(), 'Bookmarklet article');

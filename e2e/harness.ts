@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiClient, type ApiClient } from '@linkwise/contract';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
@@ -213,4 +213,24 @@ export async function registerUser(baseUrl: string, label: string) {
     body: { email: `${name}@example.com`, username: name, password: 'e2e-password-1' },
   });
   return { token, user, client: api(baseUrl, token) };
+}
+
+/** Waits until `target` holds the keyboard focus (a dialog gives it back a moment after it closes). */
+export async function waitForFocus(target: Locator, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  // Runs in the page, where `document` exists (this project's TypeScript has no DOM library).
+  type InPage = { document: { activeElement: unknown } };
+  const focused = () =>
+    target
+      .evaluate((el: unknown) => el === (globalThis as unknown as InPage).document.activeElement)
+      .catch(() => false);
+  while (!(await focused())) {
+    if (Date.now() > deadline) {
+      const holder = await target
+        .page()
+        .evaluate<string>('document.activeElement ? document.activeElement.outerHTML.slice(0, 160) : "nothing"');
+      throw new Error(`focus did not return; it is on ${holder}`);
+    }
+    await target.page().waitForTimeout(50);
+  }
 }

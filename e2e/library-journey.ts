@@ -19,6 +19,7 @@ import {
   screenshot,
   signInBrowser,
   startServer,
+  waitForFocus,
   writeArtifact,
   type RunningServer,
   type WatchedPage,
@@ -522,6 +523,14 @@ export function libraryJourneys(ctx: Context): void {
           assert.ok(renameBox.y >= nameBox.y + nameBox.height, `#${tag.name}: the actions wrap below the name`);
           assert.ok(nameBox.x + nameBox.width <= rowBox.x + rowBox.width + 0.5, `#${tag.name} fits its row`);
         }
+        // Merge on a phone: the target list gets the row's width, not what the sentence leaves of it.
+        const mergeTag = listed[0]!;
+        await tags.getByRole('button', { name: `Merge ${mergeTag.name}`, exact: true }).click();
+        const into = tags.getByLabel(`Merge #${mergeTag.name} into`);
+        const intoBox = await into.boundingBox();
+        assert.ok(intoBox && intoBox.width >= 200, `the merge target list is usable: ${JSON.stringify(intoBox)}`);
+        await into.press('Escape');
+        await waitForFocus(tags.getByRole('button', { name: `Merge ${mergeTag.name}`, exact: true }));
         // At desktop width the actions sit beside the name as before.
         await page.setViewportSize(DESKTOP);
         const first = listed[0]!;

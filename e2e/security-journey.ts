@@ -15,6 +15,7 @@ import {
   screenshot,
   signInBrowser,
   startServer,
+  waitForFocus,
   writeArtifact,
   type RunningServer,
 } from './harness.js';
@@ -88,8 +89,27 @@ export function securityJourneys({ browser }: Context): void {
         const codes = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
         await codes.first().waitFor();
         assert.equal(await codes.count(), 10);
+        // The codes are shown only now: Escape asks first, and going back shows them again.
+        await page.keyboard.press('Escape');
+        const leaving = page.getByRole('alertdialog', { name: 'Saved your recovery codes?' });
+        await leaving.getByRole('button', { name: 'Show the codes' }).click();
+        await leaving.waitFor({ state: 'detached' });
+        assert.equal(await codes.count(), 10);
         await dialog.getByRole('button', { name: 'I saved them' }).click();
         await page.getByText(/On · 10 recovery codes left/).waitFor();
+        await dialog.waitFor({ state: 'detached' });
+
+        // A cancelled password change forgets what was typed; focus goes back to the button that opened it.
+        const changeButton = page.getByRole('button', { name: 'Change Password' });
+        await changeButton.click();
+        const change = page.getByRole('dialog', { name: 'Change Password' });
+        await change.getByLabel('Current Password', { exact: true }).fill('typed but cancelled');
+        await page.keyboard.press('Escape');
+        await change.waitFor({ state: 'detached' });
+        await waitForFocus(changeButton);
+        await changeButton.click();
+        assert.equal(await change.getByLabel('Current Password', { exact: true }).inputValue(), '');
+        await change.getByRole('button', { name: 'Cancel' }).click();
 
         // Signed out, the sign-in form asks for the code after the password.
         await page.evaluate('localStorage.clear()');

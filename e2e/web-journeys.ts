@@ -11,6 +11,7 @@ import {
   screenshot,
   serveCorpusPage,
   signInBrowser,
+  waitForFocus,
   writeArtifact,
   type WatchedPage,
 } from './harness.js';
@@ -208,9 +209,12 @@ export function webJourneys(ctx: Context): void {
       await page.keyboard.press('Escape');
       await confirm.waitFor({ state: 'detached' });
       assert.equal(await dialog.getByLabel('URL').inputValue(), 'https://unsaved.example/', 'the form is still open');
+      // Focus is back where it was when the question came, and back on Add Link once the dialog goes.
+      await waitForFocus(dialog.getByLabel('URL'));
       await page.keyboard.press('Escape');
       await confirm.getByRole('button', { name: 'Discard Changes' }).click();
       await dialog.waitFor({ state: 'detached' });
+      await waitForFocus(page.getByRole('button', { name: 'Add Link', exact: true }));
       assert.equal((await api(ctx.baseUrl(), token).listLinks()).total, 3);
     });
 
@@ -260,10 +264,12 @@ export function webJourneys(ctx: Context): void {
       const confirm = page.getByRole('alertdialog', { name: 'Discard changes?' });
       await confirm.getByRole('button', { name: 'Continue Editing' }).click();
       assert.equal(await dialog.getByLabel('Title').inputValue(), 'Gamma zoology, revised');
+      await waitForFocus(dialog.getByRole('button', { name: 'Close' }));
       await page.keyboard.press('Escape');
       await confirm.getByRole('button', { name: 'Discard Changes' }).click();
       await dialog.waitFor({ state: 'detached' });
       await card(page, 'Gamma zoology').waitFor();
+      await waitForFocus(card(page, 'Gamma zoology').getByRole('button', { name: 'Edit link' }));
 
       await card(page, 'Gamma zoology').getByRole('button', { name: 'Edit link' }).click();
       await dialog.getByLabel('Title').fill('Gamma zoology, revised');
@@ -352,6 +358,7 @@ export function webJourneys(ctx: Context): void {
       const confirm = page.getByRole('alertdialog', { name: 'Delete link?' });
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await c.waitFor();
+      await waitForFocus(c.getByRole('button', { name: 'Delete link' }));
       await c.getByRole('button', { name: 'Delete link' }).click();
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await toast(page, 'Link deleted successfully!');
@@ -375,6 +382,15 @@ export function webJourneys(ctx: Context): void {
       const dialog = page.getByRole('dialog', { name: 'Upgrade to Pro' });
       await dialog.getByText(`You've reached your limit of ${LIMIT} links`).waitFor();
       assert.equal(new URL(page.url()).searchParams.get('add'), null, 'the add dialog did not open');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await waitForFocus(page.getByRole('button', { name: 'Add Link', exact: true }));
+
+      // The bookmarklet's address at the limit opens the upgrade dialog too, never an add form that cannot save.
+      await page.goto(`${ctx.baseUrl()}/dashboard?add=${encodeURIComponent('https://over.example/')}&title=Over`);
+      await dialog.getByText(`You've reached your limit of ${LIMIT} links`).waitFor();
+      assert.equal(await page.getByRole('dialog', { name: 'Add New Link' }).count(), 0);
+      assert.equal(new URL(page.url()).searchParams.get('add'), null);
       await dialog.getByRole('radio', { name: /Yearly/ }).click();
       await dialog.getByText('$49.90 billed yearly').waitFor();
       await screenshot(page, 'e-upgrade-dialog');

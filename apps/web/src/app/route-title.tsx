@@ -8,6 +8,8 @@ export const ROUTE_TITLES: Record<string, string> = {
   '/': 'Linkwise: save links, find them again',
   '/login': 'Sign in',
   '/register': 'Create your account',
+  '/forgot-password': 'Reset your password',
+  '/reset-password': 'Choose a new password',
   '/dashboard': 'Your Links',
   '/profile': 'Profile',
   '/vault': 'Vault',

@@ -2,7 +2,7 @@ import { ApiError, type PaidPlanId } from '@linkwise/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from './toast';
 import { api } from './api';
 import { useAuth } from './auth-store';
 

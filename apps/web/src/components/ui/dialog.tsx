@@ -1,7 +1,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { FocusEvent, ReactNode } from 'react';
+import { useRef, type FocusEvent, type ReactNode } from 'react';
 import { Button } from './button';
 
 const overlay = 'fixed inset-0 z-40 bg-slate-900/50 backdrop-blur-sm';
@@ -26,6 +26,31 @@ function revealFocused(event: FocusEvent<HTMLElement>) {
   const box = target.getBoundingClientRect();
   const view = body.getBoundingClientRect();
   if (box.top < view.top || box.bottom > view.bottom) target.scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * Focus goes back to whatever had it when the dialog opened. Radix returns it only to a
+ * `Dialog.Trigger`; our dialogs open from state (a card's button, a shortcut, a field's Escape),
+ * so without this the focus would fall to <body> and a keyboard user would start over.
+ */
+function useReturnFocus(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  // Read while rendering the opening: by the time Radix's open event fires, a field's autoFocus
+  // has already moved the focus into the dialog. (Idempotent however often React renders.)
+  if (open && !wasOpen.current) {
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }
+  wasOpen.current = open;
+  return {
+    onCloseAutoFocus: (event: Event) => {
+      const target = opener.current;
+      if (!target?.isConnected) return;
+      event.preventDefault();
+      target.focus();
+    },
+  };
 }
 
 interface DialogProps {
@@ -55,6 +80,7 @@ export function Dialog({
   wide,
   footer,
 }: DialogProps) {
+  const returnFocus = useReturnFocus(open);
   const intercept = (event: Event) => {
     if (onRequestClose) {
       event.preventDefault();
@@ -67,6 +93,7 @@ export function Dialog({
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content
           className={`${framed} ${wide ? 'max-w-2xl' : 'max-w-md'}`}
+          {...returnFocus}
           onEscapeKeyDown={(event) => {
             // Radix hears Escape before the focused control does: a field that handles Escape
             // itself (cancelling an inline rename) gets it, and the dialog stays open.
@@ -134,11 +161,12 @@ export function ConfirmDialog({
   destructive,
   onConfirm,
 }: ConfirmProps) {
+  const returnFocus = useReturnFocus(open);
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={`${overlay} z-[60]`} />
-        <AlertDialog.Content className={`${panel} z-[70] max-w-sm`}>
+        <AlertDialog.Content className={`${panel} z-[70] max-w-sm`} {...returnFocus}>
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-slate-600 dark:text-slate-400">
             {description}

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Messages, VaultError } from '@linkwise/contract';
 import { AlertTriangle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { z } from 'zod';
 import { MIN_MASTER_LENGTH, MIN_MASTER_STRENGTH, passwordStrength } from '../../lib/password-strength';
 import { useVault, VaultText } from '../../lib/vault';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { useAuth } from '../../lib/auth-store';
 import { useVault, useVaultPrefs, VaultText } from '../../lib/vault';
 

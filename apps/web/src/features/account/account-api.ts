@@ -1,6 +1,6 @@
 import { ApiError } from '@linkwise/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { api, errorMessage } from '../../lib/api';
 
 export const securityKey = ['account', 'security'] as const;

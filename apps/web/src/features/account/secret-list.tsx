@@ -1,5 +1,5 @@
 import { Copy, Download } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { copySecret } from '../../lib/clipboard';
 

@@ -10,10 +10,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Shield, Trash2 } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { z } from 'zod';
 import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { ConfirmDialog, Dialog } from '../../components/ui/dialog';
 import { TextField } from '../../components/ui/field';
 import { PasswordField } from '../../components/vault/password-field';
 import { api, errorMessage } from '../../lib/api';
@@ -81,7 +81,7 @@ function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       open={open}
       onOpenChange={onOpenChange}
       title="Change Password"
-      description="Your other devices will be signed out."
+      description="Your other devices will be signed out; API tokens keep working."
     >
       <form
         noValidate
@@ -148,12 +148,29 @@ function EnableTwoFactorDialog({ open, onOpenChange }: { open: boolean; onOpenCh
     }
     onOpenChange(next);
   };
+  const [leaving, setLeaving] = useState(false);
   const { isIdle, mutate: start } = setup;
   useEffect(() => {
     if (open && isIdle) start();
   }, [open, isIdle, start]);
   return (
-    <Dialog open={open} onOpenChange={close} title="Two-Factor Authentication" wide>
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title="Two-Factor Authentication"
+      wide
+      // The codes are shown only now: Escape, Close or a click outside asks before they go.
+      {...(codes && { onRequestClose: () => setLeaving(true) })}
+    >
+      <ConfirmDialog
+        open={leaving}
+        onOpenChange={setLeaving}
+        title="Saved your recovery codes?"
+        description="They are shown only now. Without them, losing your phone can lock you out of your account."
+        confirmLabel="I saved them"
+        cancelLabel="Show the codes"
+        onConfirm={() => close(false)}
+      />
       {codes ? (
         <div className="space-y-4">
           <p className="text-sm">
@@ -387,15 +404,13 @@ export function AccountSecurityItems({ exportFirst }: { exportFirst?: ReactNode 
           Delete Account
         </Button>
       </Row>
-      <ChangePasswordDialog open={dialog === 'password'} onOpenChange={openChange('password')} />
+      {/* Mounted only while open: a closed dialog forgets what was typed (passwords above all). */}
+      {dialog === 'password' && <ChangePasswordDialog open onOpenChange={openChange('password')} />}
       {dialog === 'enable' && <EnableTwoFactorDialog open onOpenChange={openChange('enable')} />}
-      <DisableTwoFactorDialog open={dialog === 'disable'} onOpenChange={openChange('disable')} />
-      <DeleteAccountDialog
-        open={dialog === 'delete'}
-        onOpenChange={openChange('delete')}
-        needsCode={twoFactor}
-        exportFirst={exportFirst}
-      />
+      {dialog === 'disable' && <DisableTwoFactorDialog open onOpenChange={openChange('disable')} />}
+      {dialog === 'delete' && (
+        <DeleteAccountDialog open onOpenChange={openChange('delete')} needsCode={twoFactor} exportFirst={exportFirst} />
+      )}
     </>
   );
 }

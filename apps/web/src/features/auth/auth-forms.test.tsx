@@ -1,10 +1,13 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { ApiError } from '@linkwise/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AccountMessages, ApiError } from '@linkwise/contract';
 import { authErrorMessage, returnPath } from './auth-shared';
 import { LoginFormFields, type LoginForm } from './login-form';
 import { RegisterFormFields, type RegisterForm } from './register-form';
+import RegisterPage from './register-page';
+import { ForgotPasswordPage, ResetPasswordPage } from './password-reset-pages';
+import { renderWithProviders } from '../../test/render';
 
 describe('login form', () => {
   it('shows the spec’s messages and does not submit invalid input', async () => {
@@ -45,6 +48,43 @@ describe('register form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toMatchObject({ email: 'ada@example.com', username: 'ada', password: 'secret1' });
+  });
+});
+
+describe('register page', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('puts a taken email beside its field, without also repeating it in a banner', async () => {
+    const taken = 'An account with this email already exists';
+    vi.stubGlobal('fetch', (url: string) =>
+      Promise.resolve(
+        String(url).endsWith('/api/auth/captcha')
+          ? Response.json({ provider: 'off' })
+          : Response.json({ error: taken, code: 'EMAIL_TAKEN' }, { status: 409 }),
+      ),
+    );
+    renderWithProviders(<RegisterPage />);
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText('Username'), 'ada');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1');
+    await userEvent.type(screen.getByLabelText('Confirm Password'), 'secret1');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText(taken)).toBeTruthy();
+    expect(screen.getAllByText(taken)).toHaveLength(1);
+  });
+});
+
+describe('password reset without email', () => {
+  it('says an administrator resets passwords instead of offering a form that cannot send', () => {
+    for (const Page of [ForgotPasswordPage, ResetPasswordPage]) {
+      const { unmount } = renderWithProviders(<Page />, (client) =>
+        client.setQueryData(['auth-features'], { passwordReset: false }),
+      );
+      expect(screen.getByRole('status').textContent).toBe(AccountMessages.resetUnavailable);
+      expect(screen.queryByRole('textbox')).toBeNull();
+      expect(screen.queryByRole('button', { name: /Send Reset Link|Set New Password/ })).toBeNull();
+      unmount();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { ApiError } from '@linkwise/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { api } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { AuthCard, authErrorMessage, returnPath } from './auth-shared';

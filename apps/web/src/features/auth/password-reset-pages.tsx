@@ -3,7 +3,7 @@ import { AccountMessages, ApiError, EmailSchema, Messages, PasswordSchema } from
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { z } from 'zod';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
@@ -11,11 +11,25 @@ import { PasswordField } from '../../components/vault/password-field';
 import { api } from '../../lib/api';
 import { AuthCard, authErrorMessage } from './auth-shared';
 import { captchaToken } from './captcha';
+import { useAuthFeatures } from './login-page';
 
 const linkClass = 'font-medium text-brand-600 hover:underline dark:text-brand-100';
 
+/** Without SMTP no link can be emailed: the page says who can help instead of offering a form that fails. */
+function ResetUnavailable() {
+  return (
+    <p
+      role="status"
+      className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {AccountMessages.resetUnavailable}
+    </p>
+  );
+}
+
 /** /forgot-password: asks for the email and always answers the same sentence. */
 export function ForgotPasswordPage() {
+  const features = useAuthFeatures();
   const [sent, setSent] = useState<string>();
   const [error, setError] = useState<string>();
   const {
@@ -39,7 +53,9 @@ export function ForgotPasswordPage() {
   };
   return (
     <AuthCard title="Reset your password" subtitle="We will email you a link to choose a new one">
-      {sent ? (
+      {features.data?.passwordReset === false ? (
+        <ResetUnavailable />
+      ) : sent ? (
         <p
           role="status"
           className="rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800 dark:bg-green-950 dark:text-green-100"
@@ -84,6 +100,7 @@ type ResetForm = z.infer<typeof ResetFormSchema>;
 
 /** /reset-password?token=…: the emailed link's page; every device is signed out afterwards. */
 export function ResetPasswordPage() {
+  const features = useAuthFeatures();
   const location = useLocation();
   const navigate = useNavigate();
   const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -112,7 +129,9 @@ export function ResetPasswordPage() {
   };
   return (
     <AuthCard title="Choose a new password" subtitle="Every device signed in to your account will be signed out">
-      {!token ? (
+      {features.data?.passwordReset === false ? (
+        <ResetUnavailable />
+      ) : !token ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
           {AccountMessages.resetInvalid}
         </p>

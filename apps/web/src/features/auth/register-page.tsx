@@ -1,7 +1,7 @@
 import { ApiError } from '@linkwise/contract';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { api } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { AuthCard, authErrorMessage, returnPath } from './auth-shared';
@@ -26,8 +26,10 @@ export default function RegisterPage() {
       await navigate(returnPath(location.search), { replace: true });
     } catch (failure) {
       const message = authErrorMessage(failure, 'Registration failed');
-      setError(message);
-      setFieldErrors(fieldErrorsOf(failure));
+      const fields = fieldErrorsOf(failure);
+      // A message that belongs to a field sits next to it; the banner is for the rest (the toast is the spec's).
+      setError(Object.keys(fields).length > 0 ? undefined : message);
+      setFieldErrors(fields);
       toast.error(message);
     }
   };

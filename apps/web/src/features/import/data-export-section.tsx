@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Archive, Download, KeyRound, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button, buttonClass } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/dialog';
 import { api, errorMessage } from '../../lib/api';

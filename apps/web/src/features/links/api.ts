@@ -15,7 +15,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { api, errorMessage } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { sortParams, searchSortQuery, type ListSort, type SearchSort } from '../../lib/sort';

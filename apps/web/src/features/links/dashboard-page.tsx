@@ -2,7 +2,7 @@ import type { Link as LinkItem } from '@linkwise/contract';
 import { Keyboard, Plus, SearchX, Tags } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Button } from '../../components/ui/button';
 import { inputClass } from '../../components/ui/field';
 import { errorMessage } from '../../lib/api';
@@ -103,6 +103,22 @@ export default function DashboardPage() {
     if (canAddLink(user, subscription, first?.actualTotal ?? 0)) setAddOpen(true);
     else setUpgradeOpen(true);
   };
+  // An address that asks for the add dialog (`?add=`, the bookmarklet) at the plan's limit gets the
+  // upgrade dialog instead, as the Add Link button does; the dialog waits until the count is known.
+  const atLimit = Boolean(user && first && !canAddLink(user, subscription, first.actualTotal));
+  const addReady = addOpen && !list.isLoading && !atLimit;
+  useEffect(() => {
+    if (!addOpen || !atLimit) return;
+    setUpgradeOpen(true);
+    setParams(
+      (p) => {
+        p.delete('add');
+        p.delete('title');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [addOpen, atLimit, setParams]);
 
   const shown = searching ? (search.isError ? [] : results) : links;
   const total = searching ? (search.data?.total ?? 0) : (first?.total ?? 0);
@@ -403,7 +419,7 @@ export default function DashboardPage() {
       )}
 
       <Suspense fallback={null}>
-        {addOpen && (
+        {addReady && (
           <AddLinkDialog
             open
             initial={prefill}

@@ -78,7 +78,7 @@ export default function SecurityPage() {
         <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm">
           <li>
             <strong>Passwords</strong> are stored only as Argon2id hashes. The most common passwords are refused.
-            Changing your password signs out your other devices.
+            Changing your password signs out your other devices (API tokens keep working until you revoke them).
           </li>
           <li>
             <strong>Two-factor authentication.</strong> Turn it on in your Profile: after your password, sign-in asks

@@ -2,7 +2,7 @@ import { Limits, parseTags, type BulkRequestInput } from '@linkwise/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookmarkMinus, BookmarkPlus, Check, Circle, FolderInput, RotateCw, Tag, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/field';

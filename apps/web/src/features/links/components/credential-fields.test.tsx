@@ -133,8 +133,12 @@ describe('credentials in the edit-link dialog', () => {
     renderWithProviders(<EditLinkDialog link={stored} onClose={() => undefined} />, seed);
     const list = await screen.findByRole('list', { name: 'Stored credentials' });
     await userEvent.click(within(list).getByRole('button', { name: 'Edit credential second@bank' }));
+    // Opening a credential to look at it changes nothing: Save stays off until a field differs.
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    expect(save).toHaveProperty('disabled', true);
     await userEvent.type(screen.getByLabelText('Password'), '-changed');
-    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(save).toHaveProperty('disabled', false);
+    await userEvent.click(save);
     await waitFor(() => expect(sent).toBeDefined());
     const [first, second] = sent!.credentials;
     expect(first).toEqual(stored.credentials[0]);

@@ -60,12 +60,21 @@ export function useCredentialEditor(start?: EditableCredential[]) {
   const base = initial ?? [];
   const changed = items.length !== base.length || items.some((c, i) => !base[i] || !same(c, base[i]));
   const hasInput = items.length > 0 || Boolean(draft && (draft.username.trim() || draft.password || draft.note.trim()));
+  // An open draft counts as a change only once it differs from what it edits (opening one is not an edit).
+  const source = draft?.id ? items.find((c) => c.id === draft.id) : undefined;
+  const draftChanged = Boolean(
+    draft &&
+    (source
+      ? draft.username !== source.username || draft.password !== source.password || draft.note !== source.note
+      : draft.username.trim() || draft.password || draft.note.trim()),
+  );
 
   return {
     loaded: initial !== null,
     items,
     draft,
     changed: initial !== null && changed,
+    draftChanged,
     hasInput,
     load,
     setDraft,

@@ -1,7 +1,7 @@
 import type { Link } from '@linkwise/contract';
 import { Copy, KeyRound, Lock, User } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { useAuth } from '../../../lib/auth-store';
 import { copySecret } from '../../../lib/clipboard';
 import { openCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';

@@ -74,22 +74,32 @@ describe('add-link dialog', () => {
     expect(closed).toBe(1);
   });
 
-  it('keeps the header (Close) and the actions out of the scrolling body, so Tab never lands out of sight', () => {
-    renderWithProviders(
-      <AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />,
-      seedCategories,
-    );
-    const dialog = screen.getByRole('dialog', { name: 'Add New Link' });
-    const body = dialog.querySelector('[data-dialog-body]');
-    expect(body?.className).toContain('overflow-y-auto');
-    expect(body?.contains(screen.getByLabelText('URL'))).toBe(true);
-    // Radix wraps Tab from the last control to the first (Close) without scrolling: Close must not scroll away.
-    expect(body?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(false);
-    const submit = screen.getByRole('button', { name: 'Add Link' });
-    expect(body?.contains(submit)).toBe(false);
-    expect(body?.contains(screen.getByRole('button', { name: 'Cancel' }))).toBe(false);
-    expect((submit as HTMLButtonElement).form).toBe(body?.querySelector('form'));
-  });
+  it.each([
+    ['Add New Link', 'Add Link'],
+    ['Edit Link', 'Save Changes'],
+  ])(
+    '%s keeps the header (Close) and the actions out of the scrolling body, so Tab never lands out of sight',
+    (title, action) => {
+      renderWithProviders(
+        title === 'Edit Link' ? (
+          <EditLinkDialog link={link} onClose={() => undefined} />
+        ) : (
+          <AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />
+        ),
+        seedCategories,
+      );
+      const dialog = screen.getByRole('dialog', { name: title });
+      const body = dialog.querySelector('[data-dialog-body]');
+      expect(body?.className).toContain('overflow-y-auto');
+      expect(body?.contains(screen.getByLabelText('URL'))).toBe(true);
+      // Radix wraps Tab from the last control to the first (Close) without scrolling: Close must not scroll away.
+      expect(body?.contains(screen.getByRole('button', { name: 'Close' }))).toBe(false);
+      const submit = screen.getByRole('button', { name: action });
+      expect(body?.contains(submit)).toBe(false);
+      expect(body?.contains(screen.getByRole('button', { name: 'Cancel' }))).toBe(false);
+      expect((submit as HTMLButtonElement).form).toBe(body?.querySelector('form'));
+    },
+  );
 
   it('suggests the user’s categories, then the 12 defaults, without repeats', () => {
     renderWithProviders(

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Messages, parseTags, type Link } from '@linkwise/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { toast } from 'sonner';
+import { toast } from '../../../lib/toast';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -63,7 +63,8 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
     },
   });
 
-  const changed = isDirty || credentials.changed || credentials.draft !== null;
+  const formId = useId();
+  const changed = isDirty || credentials.changed || credentials.draftChanged;
   const requestClose = () => (changed ? setConfirmDiscard(true) : onClose());
 
   const onSubmit = async (values: EditLinkForm, items: EditableCredential[]) => {
@@ -88,8 +89,26 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
 
   return (
     <>
-      <Dialog open onOpenChange={(o) => !o && requestClose()} onRequestClose={requestClose} title="Edit Link" wide>
+      <Dialog
+        open
+        onOpenChange={(o) => !o && requestClose()}
+        onRequestClose={requestClose}
+        title="Edit Link"
+        wide
+        footer={
+          // Kept in view under the form while it scrolls (a phone's height), as in the add dialog.
+          <div className="flex flex-row-reverse gap-2 sm:justify-start">
+            <Button type="submit" form={formId} className="flex-1 sm:flex-none" disabled={!changed || isSubmitting}>
+              {isSubmitting ? 'Saving...' : 'Save Changes'}
+            </Button>
+            <Button variant="secondary" className="flex-1 sm:flex-none" onClick={requestClose}>
+              Cancel
+            </Button>
+          </div>
+        }
+      >
         <form
+          id={formId}
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
@@ -101,14 +120,6 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
           <TextField label="URL" value={link.url} readOnly />
           <LinkFields register={register} errors={errors} categories={categories.data ?? []} />
           <CredentialFields editor={credentials} storedCount={link.credentials.length} />
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={requestClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!changed || isSubmitting}>
-              {isSubmitting ? 'Saving...' : 'Save Changes'}
-            </Button>
-          </div>
         </form>
       </Dialog>
       <DiscardConfirm open={confirmDiscard} onOpenChange={setConfirmDiscard} onDiscard={onClose} />

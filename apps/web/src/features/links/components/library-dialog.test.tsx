@@ -88,6 +88,8 @@ describe('LibraryDialog rename', () => {
     expect(screen.queryByRole('textbox', { name: 'New name for Facebook' })).toBeNull();
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(closed).toBe(0);
+    // The focus goes back to the button that opened the rename, not to the dialog.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Facebook' }));
     // A second Escape, with no rename open, closes the dialog as before.
     await userEvent.keyboard('{Escape}');
     expect(closed).toBe(1);

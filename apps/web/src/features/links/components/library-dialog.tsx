@@ -1,6 +1,6 @@
 import type { TagSummary } from '@linkwise/contract';
 import { GitMerge, Pencil, Trash2 } from 'lucide-react';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { inputClass } from '../../../components/ui/field';
@@ -28,6 +28,24 @@ function ItemName({ name, count }: { name: string; count?: string }) {
       )}
     </span>
   );
+}
+
+/**
+ * Puts the focus back on the row button that opened an inline form once the form closes (Escape,
+ * Cancel, Save), instead of leaving it on the dialog. Buttons carry `data-focus-key`.
+ */
+function useFocusBack() {
+  const list = useRef<HTMLUListElement>(null);
+  // A renamed row shows its new name only once the list is fetched again: wait a moment for it.
+  const pending = useRef<{ key: string; until: number } | null>(null);
+  useEffect(() => {
+    const wanted = pending.current;
+    if (wanted === null) return;
+    const button = list.current?.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(wanted.key)}"]`);
+    if (button) button.focus();
+    if (button || Date.now() > wanted.until) pending.current = null;
+  });
+  return { list, back: (key: string) => void (pending.current = { key, until: Date.now() + 3000 }) };
 }
 
 /** The row's buttons: their own compact line under the name on a phone, beside it from `sm` up. */
@@ -103,10 +121,11 @@ function MergeForm({
         if (into) onMerge(into);
       }}
     >
-      <label className="flex min-w-0 flex-1 items-center gap-2 text-sm">
-        <span className="shrink-0">Merge {name} into</span>
+      {/* On a phone the sentence sits above a full-width select; beside it, the select kept ~30 px. */}
+      <label className="flex min-w-0 flex-1 basis-full flex-col gap-1 text-sm sm:basis-0 sm:flex-row sm:items-center sm:gap-2">
+        <span className="min-w-0 break-words sm:shrink-0">Merge {name} into</span>
         <select
-          className={`${inputClass} min-w-0`}
+          className={`${inputClass} min-w-0 sm:min-w-40 sm:flex-1`}
           value={into}
           onChange={(e) => setInto(e.target.value)}
           autoFocus
@@ -142,6 +161,11 @@ function TagsPanel() {
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<{ id: string; mode: 'rename' | 'merge' } | null>(null);
   const [deleting, setDeleting] = useState<TagSummary | null>(null);
+  const focus = useFocusBack();
+  const close = (key: string) => {
+    focus.back(key);
+    setEditing(null);
+  };
   const all = useMemo(() => tags.data?.data ?? [], [tags.data]);
   const byName = useMemo(() => new Map(all.map((t) => [t.name, t])), [all]);
   const needle = filter.trim().replace(/^#/, '').toLocaleLowerCase();
@@ -198,22 +222,27 @@ function TagsPanel() {
           onChange={(e) => setFilter(e.target.value)}
         />
       </label>
-      <ul className="mt-2 divide-y divide-slate-100 dark:divide-slate-800" aria-label="Tags">
+      <ul ref={focus.list} className="mt-2 divide-y divide-slate-100 dark:divide-slate-800" aria-label="Tags">
         {matching.slice(0, MAX_ROWS).map((tag) => (
           <li key={tag.id} className={row}>
             {editing?.id === tag.id && editing.mode === 'rename' ? (
               <RenameForm
                 initial={tag.name}
                 label={`New name for ${tag.name}`}
-                onCancel={() => setEditing(null)}
-                onSave={(name) => rename.mutate({ id: tag.id, name }, { onSettled: () => setEditing(null) })}
+                onCancel={() => close(`rename:${tag.id}`)}
+                onSave={(name) => rename.mutate({ id: tag.id, name }, { onSettled: () => close(`rename:${tag.id}`) })}
               />
             ) : editing?.id === tag.id ? (
               <MergeForm
                 name={`#${tag.name}`}
                 others={all.filter((t) => t.id !== tag.id).map((t) => t.name)}
-                onCancel={() => setEditing(null)}
-                onMerge={(into) => rename.mutate({ id: tag.id, name: into }, { onSettled: () => setEditing(null) })}
+                onCancel={() => close(`merge:${tag.id}`)}
+                onMerge={(into) =>
+                  rename.mutate(
+                    { id: tag.id, name: into },
+                    { onSettled: () => close(`merge:${byName.get(into)?.id ?? tag.id}`) },
+                  )
+                }
               />
             ) : (
               <>
@@ -223,6 +252,7 @@ function TagsPanel() {
                     size="sm"
                     variant="ghost"
                     aria-label={`Rename ${tag.name}`}
+                    data-focus-key={`rename:${tag.id}`}
                     onClick={() => setEditing({ id: tag.id, mode: 'rename' })}
                   >
                     <Pencil className="size-4" aria-hidden /> Rename
@@ -232,6 +262,7 @@ function TagsPanel() {
                       size="sm"
                       variant="ghost"
                       aria-label={`Merge ${tag.name}`}
+                      data-focus-key={`merge:${tag.id}`}
                       onClick={() => setEditing({ id: tag.id, mode: 'merge' })}
                     >
                       <GitMerge className="size-4" aria-hidden /> Merge
@@ -268,27 +299,42 @@ function CategoriesPanel() {
   const categories = useCategories();
   const rename = useRenameCategory();
   const [editing, setEditing] = useState<{ name: string; mode: 'rename' | 'merge' } | null>(null);
+  const focus = useFocusBack();
+  const close = (key: string) => {
+    focus.back(key);
+    setEditing(null);
+  };
   const all = categories.data ?? [];
   if (categories.isPending) return <p className="py-6 text-center text-sm text-slate-600">Loading categories...</p>;
   if (all.length === 0)
     return <p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">No categories yet.</p>;
   return (
-    <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Categories">
+    <ul ref={focus.list} className="divide-y divide-slate-100 dark:divide-slate-800" aria-label="Categories">
       {all.map((name) => (
         <li key={name} className={row}>
           {editing?.name === name && editing.mode === 'rename' ? (
             <RenameForm
               initial={name}
               label={`New name for ${name}`}
-              onCancel={() => setEditing(null)}
-              onSave={(to) => rename.mutate({ from: name, to }, { onSettled: () => setEditing(null) })}
+              onCancel={() => close(`rename:${name}`)}
+              onSave={(to) =>
+                rename.mutate(
+                  { from: name, to },
+                  { onSuccess: () => close(`rename:${to}`), onError: () => close(`rename:${name}`) },
+                )
+              }
             />
           ) : editing?.name === name ? (
             <MergeForm
               name={name}
               others={all.filter((c) => c !== name)}
-              onCancel={() => setEditing(null)}
-              onMerge={(to) => rename.mutate({ from: name, to }, { onSettled: () => setEditing(null) })}
+              onCancel={() => close(`merge:${name}`)}
+              onMerge={(to) =>
+                rename.mutate(
+                  { from: name, to },
+                  { onSuccess: () => close(`merge:${to}`), onError: () => close(`merge:${name}`) },
+                )
+              }
             />
           ) : (
             <>
@@ -298,6 +344,7 @@ function CategoriesPanel() {
                   size="sm"
                   variant="ghost"
                   aria-label={`Rename ${name}`}
+                  data-focus-key={`rename:${name}`}
                   onClick={() => setEditing({ name, mode: 'rename' })}
                 >
                   <Pencil className="size-4" aria-hidden /> Rename
@@ -307,6 +354,7 @@ function CategoriesPanel() {
                     size="sm"
                     variant="ghost"
                     aria-label={`Merge ${name}`}
+                    data-focus-key={`merge:${name}`}
                     onClick={() => setEditing({ name, mode: 'merge' })}
                   >
                     <GitMerge className="size-4" aria-hidden /> Merge
