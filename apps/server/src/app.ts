@@ -574,6 +574,7 @@ export async function buildApp({
     accountRoutes(route, account, config.RATE_LIMIT_AUTH_PER_MINUTE);
     const library = new LibraryService({
       links,
+      access: linkService,
       library: new LibraryRepository(db),
       analyses: linkAnalysis,
       clock,
@@ -581,7 +582,7 @@ export async function buildApp({
       tagEmbedder: models.categoryEmbedder,
     });
     linkRoutes(route, linkService);
-    linkAnalysisRoutes(route, linkAnalysis);
+    linkAnalysisRoutes(route, linkAnalysis, linkService);
     libraryRoutes(route, library);
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
     searchRoutes(route, searchService, (actor) => library.countSearch(actor));

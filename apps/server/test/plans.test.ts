@@ -218,6 +218,38 @@ describe.each(engines())('plans on %s', (engine) => {
       expect((await api.updateLink({ params: { id: id(0) }, body: { isRead: true } })).isRead).toBe(true);
     });
 
+    it('leaves hidden links as they are: bulk changes, opens, re-analysis and tag counts pass them by', async () => {
+      const [hiddenOne] = hidden();
+      const bulk = await api.bulkLinks({ body: { action: 'mark-read', ids: [id(1), hiddenOne!.id] } });
+      expect(bulk.data).toEqual({ affected: 1 });
+      const tagged = await api.bulkLinks({
+        body: { action: 'add-tags', ids: [id(1), hiddenOne!.id], tags: ['later'] },
+      });
+      expect(tagged.data).toEqual({ affected: 1, tagLimited: 0 });
+      const row = await server.database.db
+        .selectFrom('links')
+        .select(['is_read', 'updated_at'])
+        .where('id', '=', hiddenOne!.id)
+        .executeTakeFirstOrThrow();
+      expect(row.is_read).toBe(0);
+      expect(row.updated_at).toBe(new Date(hiddenOne!.updatedAt).getTime());
+      const reanalyzeMany = await api.bulkLinks({ body: { action: 'reanalyze', ids: [hiddenOne!.id] } });
+      expect(reanalyzeMany.data).toEqual({ affected: 0 });
+
+      for (const call of [
+        () => api.countClick({ params: { id: hiddenOne!.id } }),
+        () => api.reanalyzeLink({ params: { id: hiddenOne!.id } }),
+      ]) {
+        const e = await failure(call());
+        expect([e.status, e.code]).toEqual([403, 'PLAN_REQUIRED']);
+      }
+      const tags = (await api.listTags()).data.map((t) => [t.name, t.count]);
+      expect(tags).toEqual([
+        ['later', 1],
+        ['old', 1],
+      ]);
+    });
+
     it('refuses new links while over the limit', async () => {
       const e = await failure(api.createLink({ body: { url: 'https://down.example/6' } }));
       expect([e.status, e.code, e.details]).toEqual([403, 'LINK_LIMIT_REACHED', { linkLimit: 3, totalLinks: 5 }]);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { tagKey, type TagSummary } from '@linkwise/contract';
 import type { DB } from '../../db/schema.js';
-import { ensureTags } from './link.repository.js';
+import { ensureTags, withinCutoff, type Cutoff } from './link.repository.js';
 
 /** Flags a bulk action sets on several links at once. */
 export type BulkFlags = Partial<{ is_read: 0 | 1; is_read_later: 0 | 1 }>;
@@ -143,16 +143,36 @@ export class LibraryRepository {
     await this.setFlags(userId, ids, {}, now);
   }
 
-  /** The user's tags, most used first, with how many links carry each. */
-  async tags(userId: string): Promise<TagSummary[]> {
-    const rows = await this.db
-      .selectFrom('tags as t')
-      .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
-      .select(['t.id', 't.name', (eb) => eb.fn.count<number>('lt.link_id').as('n')])
-      .where('t.user_id', '=', userId)
-      .groupBy(['t.id', 't.name'])
-      .execute();
+  /**
+   * The user's tags, most used first, with how many links carry each. With a downgrade's cutoff only
+   * viewable links count, and a tag that only hidden links carry is left out until they are back.
+   */
+  async tags(userId: string, cutoff: Cutoff | null = null): Promise<TagSummary[]> {
+    const rows = cutoff
+      ? await this.db
+          .selectFrom('tags as t')
+          .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
+          .leftJoin('links as l', 'l.id', 'lt.link_id')
+          .select([
+            't.id',
+            't.name',
+            sql<number>`count(case when ${withinCutoff(cutoff, 'l')} then 1 end)`.as('n'),
+            (eb) => eb.fn.count<number>('lt.link_id').as('all'),
+          ])
+          .where('t.user_id', '=', userId)
+          .groupBy(['t.id', 't.name'])
+          .execute()
+      : (
+          await this.db
+            .selectFrom('tags as t')
+            .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
+            .select(['t.id', 't.name', (eb) => eb.fn.count<number>('lt.link_id').as('n')])
+            .where('t.user_id', '=', userId)
+            .groupBy(['t.id', 't.name'])
+            .execute()
+        ).map((r) => ({ ...r, all: r.n }));
     return rows
+      .filter((r) => Number(r.n) > 0 || Number(r.all) === 0)
       .map((r) => ({ id: r.id, name: r.name, count: Number(r.n) }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
   }

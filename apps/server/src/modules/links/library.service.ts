@@ -13,6 +13,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { LibraryRepository } from './library.repository.js';
 import type { LinkAnalysisService } from './link-analysis.service.js';
 import type { LinkRepository } from './link.repository.js';
+import type { LinkService } from './link.service.js';
 import type { Embedder } from '../ml/embedder.js';
 import { MEANING_THRESHOLDS, TagVectorCache } from '../ml/tag-vectors.js';
 import { meaningPairs, TAG_MEANING_CAP } from './tag-meaning.js';
@@ -20,6 +21,8 @@ import { spellingSuggestions } from './tag-suggestions.js';
 
 export interface LibraryDeps {
   links: LinkRepository;
+  /** What a downgrade leaves viewable: hidden links are kept as they are until an upgrade. */
+  access: Pick<LinkService, 'cutoffFor' | 'viewableIds' | 'assertViewable'>;
   library: LibraryRepository;
   analyses: LinkAnalysisService;
   clock: Clock;
@@ -39,7 +42,9 @@ export class LibraryService {
   /** Applies one action to the actor's links among `ids`; how many were the actor's. */
   async bulk(actor: Actor, request: BulkRequest): Promise<{ affected: number; tagLimited?: number }> {
     const { links, library, clock } = this.deps;
-    const unique = [...new Set(request.ids)];
+    const chosen = [...new Set(request.ids)];
+    // Deleting reaches hidden links too (the data is the user's); every other action leaves them be.
+    const unique = request.action === 'delete' ? chosen : await this.deps.access.viewableIds(actor, chosen);
     if (request.action === 'reanalyze') {
       const owned = await library.ownedIds(actor.userId, unique);
       await this.deps.analyses.reanalyzeMany(actor, owned);
@@ -84,7 +89,7 @@ export class LibraryService {
 
   /** Tags with counts, the pairs that look like one tag spelled two ways, then those that mean the same. */
   async tags(actor: Actor): Promise<TagsResponse> {
-    const data = await this.deps.library.tags(actor.userId);
+    const data = await this.deps.library.tags(actor.userId, await this.deps.access.cutoffFor(actor));
     const spelling = spellingSuggestions(data);
     return { data, suggestions: [...spelling, ...(await this.meaningSuggestions(data, spelling))] };
   }
@@ -150,6 +155,7 @@ export class LibraryService {
   }
 
   async countClick(actor: Actor, linkId: string): Promise<void> {
+    await this.deps.access.assertViewable(actor, linkId);
     if (!(await this.deps.library.countClick(actor.userId, linkId, this.deps.clock.now()))) throw notFound('Link');
   }
 

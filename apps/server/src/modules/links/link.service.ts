@@ -75,7 +75,7 @@ export class LinkService {
   constructor(private readonly deps: LinkDeps) {}
 
   /** After a downgrade only the first `limit` links by creation date are viewable (spec §4). */
-  private async cutoffFor(actor: Actor): Promise<Cutoff | null> {
+  async cutoffFor(actor: Actor): Promise<Cutoff | null> {
     const limit = this.deps.billing.linkLimitOf(actor);
     return limit === null ? null : this.deps.links.cutoff(actor.userId, limit);
   }
@@ -84,6 +84,23 @@ export class LinkService {
     const [hydrated] = await this.deps.links.hydrate([row]);
     if (!hydrated) throw new Error('hydrate returned nothing for one row');
     return toLink(hydrated);
+  }
+
+  /** The actor's links among `ids` that a downgrade leaves viewable (bulk actions skip the rest). */
+  async viewableIds(actor: Actor, ids: string[]): Promise<string[]> {
+    const cutoff = await this.cutoffFor(actor);
+    if (!cutoff || ids.length === 0) return ids;
+    const out: string[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.deps.links.findVisible(actor.userId, cutoff, ids.slice(i, i + 500));
+      out.push(...rows.map((r) => r.id));
+    }
+    return out;
+  }
+
+  /** 404 for a link that is not the actor's, 403 PLAN_REQUIRED for one a downgrade hides. */
+  async assertViewable(actor: Actor, id: string): Promise<void> {
+    await this.viewable(actor, id);
   }
 
   /** Loads a link the actor may view; other users' links are indistinguishable from missing ones. */
