@@ -456,6 +456,23 @@ describe.each(engines())('imports on %s', (engine) => {
     const strip = ({ id: _id, credentials: _c, ...rest }: Link) => rest;
     expect(copied.map(strip)).toEqual(before.map(strip));
     expect(copied[0]!.credentials).toEqual([]);
+
+    // A hand-edited export: a credential id twice, and more credentials than a link may hold. The
+    // rest of the file still imports; the report says what was left out.
+    const edited = JSON.parse(exported.text) as { vault: unknown; links: (Link & { id: string })[] };
+    const cred = (id: string) => ({ id, iv: 'aXY=', ciphertext: 'Y2lwaGVy', v: 1 });
+    edited.links[0]!.credentials = [cred('x'), cred('x')];
+    edited.links[1]!.credentials = Array.from({ length: 25 }, (_, i) => cred(`c${i}`));
+    for (const link of await allLinks(api)) await api.deleteLink({ params: { id: link.id } });
+    const handEdited = await importFile(server.url, token, JSON.stringify(edited));
+    expect(handEdited).toMatchObject({ status: 'done', created: 2, failed: 0 });
+    expect(handEdited.errors.map((e) => [e.kind, e.reason])).toEqual([
+      ['partial', 'Imported without 1 of its saved credentials: repeated, or over 20 a link'],
+      ['partial', 'Imported without 5 of its saved credentials: repeated, or over 20 a link'],
+    ]);
+    const kept = byUrl(await allLinks(api));
+    expect(kept.get('https://round.example.com/a')!.credentials).toEqual([cred('x')]);
+    expect(kept.get('https://round.example.com/b')!.credentials).toHaveLength(20);
   });
 
   it('exports Netscape HTML that imports back, and CSV safe for spreadsheets', async () => {

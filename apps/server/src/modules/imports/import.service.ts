@@ -350,13 +350,17 @@ export class ImportService {
     if (batch.length === 0) return;
     const now = this.deps.clock.now();
     const issues: ImportIssue[] = [];
-    const links: { index: number; url: string; link: Parameters<LinkImportService['write']>[0]['links'][number] }[] =
-      [];
+    const links: {
+      index: number;
+      url: string;
+      link: Parameters<LinkImportService['write']>[0]['links'][number];
+      partial?: string | undefined;
+    }[] = [];
     let skipped = 0;
     let failed = 0;
     for (const { index, record } of batch) {
       const mapped = mapRecord(record, options.categoryFrom, now);
-      if ('link' in mapped) links.push({ index, url: mapped.link.url, link: mapped.link });
+      if ('link' in mapped) links.push({ index, url: mapped.link.url, link: mapped.link, partial: mapped.partial });
       else {
         issues.push({ index, kind: mapped.kind, url: mapped.url.slice(0, 2100), reason: mapped.problem });
         if (mapped.kind === 'failed') failed += 1;
@@ -380,10 +384,11 @@ export class ImportService {
         let updated = 0;
         let duplicates = 0;
         outcomes.forEach((outcome, i) => {
-          const { index, url } = links[i]!;
+          const { index, url, partial } = links[i]!;
           switch (outcome.status) {
             case 'created':
               created += 1;
+              if (partial) issues.push({ index, kind: 'partial', url, reason: partial });
               if (outcome.credentialsDropped > 0) {
                 issues.push({
                   index,

@@ -22,7 +22,9 @@ const BROWSER_ROOTS = new Set(
   ].map((n) => n.toLowerCase()),
 );
 
-export type Mapped = { link: ImportedLink } | { problem: string; kind: 'skipped' | 'failed'; url: string };
+/** A link to save (with what was left out of it, for the report), or why none is saved. */
+export type Mapped =
+  { link: ImportedLink; partial?: string } | { problem: string; kind: 'skipped' | 'failed'; url: string };
 
 /** Cuts to `max` UTF-16 units with an ellipsis, never between the two halves of a surrogate pair. */
 function clip(text: string, max: number): string {
@@ -139,6 +141,14 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
   const noteParts = [record.notes.trim(), ...extras.map(([label, value]) => `${label}: ${value}`)].filter(Boolean);
   const notes = clip(noteParts.join('\n\n'), Limits.notesMax);
 
+  // A credential id twice in one link (a hand-edited file) would fail the whole batch; past the
+  // per-link cap the link could never be saved from its edit dialog again.
+  const credentialIds = new Set<string>();
+  const credentials = (record.linkwise?.credentials ?? []).filter(
+    (c) => !credentialIds.has(c.id) && credentialIds.add(c.id) && credentialIds.size <= Limits.credentialsPerLink,
+  );
+  const leftOut = (record.linkwise?.credentials.length ?? 0) - credentials.length;
+
   const createdAt = Math.min(record.createdAt ?? now, now);
   const updatedAt = Math.max(createdAt, Math.min(record.updatedAt ?? createdAt, now));
   return {
@@ -158,7 +168,10 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
       analysisStatus: record.linkwise?.analysisStatus ?? 'pending',
       createdAt,
       updatedAt,
-      credentials: record.linkwise?.credentials ?? [],
+      credentials,
     },
+    ...(leftOut > 0 && {
+      partial: `Imported without ${leftOut} of its saved credentials: repeated, or over ${Limits.credentialsPerLink} a link`,
+    }),
   };
 }
