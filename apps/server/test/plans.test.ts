@@ -122,6 +122,19 @@ describe.each(engines())('plans on %s', (engine) => {
       expect((await api.subscriptionStatus()).plan).toBe('yearly');
     });
 
+    it('does not pay a second checkout opened before the first was paid', async () => {
+      const { api } = await server.signUp('twotabs');
+      const monthly = await api.createCheckout({ body: { plan: 'monthly' } });
+      const yearly = await api.createCheckout({ body: { plan: 'yearly' } });
+      const pay = (url: string) => fetch(`${url}/pay`, { method: 'POST', redirect: 'manual' });
+      expect((await pay(monthly.url)).status).toBe(303);
+      const second = await pay(yearly.url);
+      expect(second.status).toBe(409);
+      expect(await second.text()).toContain('You already have Pro. To change plans, use Manage Subscription');
+      expect((await api.subscriptionStatus()).plan).toBe('monthly');
+      expect((await pay(yearly.url)).status).toBe(410);
+    });
+
     it('stays Pro past the period end while not cancelled', async () => {
       const { api } = await server.signUp('renews');
       await upgrade(server, api);

@@ -348,10 +348,19 @@ export class BillingService {
     return session;
   }
 
-  /** The simulated checkout's Pay button: the provider confirms, then the shared event path applies it. */
-  async completeCheckout(id: string): Promise<'completed' | 'unavailable'> {
+  /**
+   * The simulated checkout's Pay button: the provider confirms, then the shared event path applies it.
+   * A second checkout opened before the first was paid is not paid too: changing plans is the
+   * portal's (it keeps a pending cancellation and never charges twice).
+   */
+  async completeCheckout(id: string): Promise<'completed' | 'unavailable' | 'already-pro'> {
     const session = await this.openSessionFor(id, 'checkout');
     if ('problem' in session) return 'unavailable';
+    const current = await this.deps.subscriptions.find(session.user_id);
+    if (isPro(this.subscriptionOf({ subscription: current }))) {
+      await this.deps.subscriptions.closeSession(id, 'canceled');
+      return 'already-pro';
+    }
     if (!(await this.deps.subscriptions.closeSession(id, 'completed'))) return 'unavailable';
     const provider = this.requireProvider();
     if (!(provider instanceof SimulatedPaymentProvider)) return 'unavailable';

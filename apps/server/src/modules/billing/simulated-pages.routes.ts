@@ -27,9 +27,9 @@ function page(title: string, body: string): string {
 <main>${body}</main></body></html>`;
 }
 
-function problemPage(reply: FastifyReply, problem: string) {
+function problemPage(reply: FastifyReply, problem: string, status = 410) {
   return reply
-    .code(410)
+    .code(status)
     .type('text/html')
     .send(
       page(
@@ -85,6 +85,12 @@ confirmation path a real payment provider uses.</p>
       const id = request.params.id;
       if (!SESSION_ID.test(id)) return problemPage(reply, 'This checkout link is not valid.');
       const result = await billing.completeCheckout(id);
+      if (result === 'already-pro')
+        return problemPage(
+          reply,
+          'You already have Pro. To change plans, use Manage Subscription on your profile.',
+          409,
+        );
       if (result !== 'completed')
         return problemPage(reply, 'This checkout has already been completed, cancelled or has expired.');
       return reply.redirect(back.success(encodeURIComponent(id)), 303);
