@@ -533,7 +533,13 @@ export async function buildApp({
       onAccountDeleted: [...onAccountDeleted, (account) => backupService.deleteFor(account.userId)],
       log: app.log,
     });
-    const linkService = new LinkService({ links, billing, clock, queue });
+    const linkService = new LinkService({
+      links,
+      billing,
+      clock,
+      queue,
+      hasVault: async (userId) => (await vaultRepository.find(userId)) !== undefined,
+    });
     const searchService = new SearchService({
       search: new SearchRepository(db, database.engine),
       links,

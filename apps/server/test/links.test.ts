@@ -18,6 +18,15 @@ const credential = (id: string): EncryptedCredential => ({
   v: 1,
 });
 
+/** Vault key material (opaque to the server): credentials are taken only from a user who has a vault. */
+const vaultMaterial = {
+  version: 1 as const,
+  kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
+  salt: Buffer.alloc(16, 1).toString('base64'),
+  iv: Buffer.alloc(12, 2).toString('base64'),
+  wrappedKey: Buffer.alloc(48, 3).toString('base64'),
+};
+
 const invalidUrl = {
   error: Messages.invalidUrl,
   code: 'VALIDATION_ERROR',
@@ -32,6 +41,13 @@ describe.each(engines())('links on %s', (engine) => {
     server = await startServer(engine);
   });
   afterAll(() => server.close());
+
+  /** A new user with a vault, as the web app has one before it lets credentials be added. */
+  const withVault = async (label: string) => {
+    const user = await server.signUp(label);
+    await user.api.putVault({ body: { ...vaultMaterial, replaces: null } });
+    return user;
+  };
 
   describe('create', () => {
     it('answers 201 with exactly the Link shape', async () => {
@@ -345,7 +361,7 @@ describe.each(engines())('links on %s', (engine) => {
     });
 
     it('changes only the fields sent', async () => {
-      const { api } = await server.signUp('partial');
+      const { api } = await withVault('partial');
       const link = await api.createLink({
         body: {
           url: 'https://partial.example/',
@@ -425,7 +441,7 @@ describe.each(engines())('links on %s', (engine) => {
     });
 
     it('answers 404, never a 500, when the link is deleted while it is being updated', async () => {
-      const { api } = await server.signUp('updaterace');
+      const { api } = await withVault('updaterace');
       for (let i = 0; i < 20; i++) {
         const link = await api.createLink({ body: { url: `https://updaterace.example/${i}` } });
         const [update, remove] = await Promise.allSettled([
@@ -462,7 +478,7 @@ describe.each(engines())('links on %s', (engine) => {
 
   describe('credentials', () => {
     it('stores encrypted credentials as sent and reports them through hasCredentials', async () => {
-      const { api } = await server.signUp('creds');
+      const { api } = await withVault('creds');
       const plain = await api.createLink({ body: { url: 'https://creds.example/plain' } });
       const vaulted = await api.createLink({
         body: { url: 'https://creds.example/login', credentials: [credential('c1'), credential('c2')] },
@@ -534,7 +550,7 @@ describe.each(engines())('links on %s', (engine) => {
     });
 
     it('refuses two credentials with the same id in one link with a 400, not a 500', async () => {
-      const { api } = await server.signUp('credids');
+      const { api } = await withVault('credids');
       const twice = [credential('same'), { ...credential('same'), ciphertext: 'b3RoZXI=' }];
       const created = await failure(
         api.createLink({ body: { url: 'https://creds.example/twice', credentials: twice } }),
@@ -562,7 +578,7 @@ describe.each(engines())('links on %s', (engine) => {
 
   describe('delete', () => {
     it('answers 204, then 404, and removes the link with its tags and credentials', async () => {
-      const { api, token } = await server.signUp('delete');
+      const { api, token } = await withVault('delete');
       const link = await api.createLink({
         body: { url: 'https://delete.example/', tags: ['gone'], credentials: [credential('d1')] },
       });
@@ -722,7 +738,7 @@ describe.each(engines())('links on %s', (engine) => {
     });
 
     it('counts totals, flags, categories and the last 30 days', async () => {
-      const { api } = await server.signUp('stats');
+      const { api } = await withVault('stats');
       const make = (path: string, body: Partial<LinkCreateInput> = {}) =>
         api.createLink({ body: { url: `https://stats.example/${path}`, ...body } });
       await make('a', { category: 'Dev', isReadLater: true, credentials: [credential('s1')] });

@@ -106,6 +106,7 @@ describe.each(engines())('vault on %s', (engine) => {
 
   it('limits credentials per link and the size of each ciphertext', async () => {
     const { api, token, userId } = await server.signUp('vault');
+    await api.putVault({ body: { ...material, replaces: null } });
     const link = await api.createLink({ body: { url: 'https://limits.example/login' } });
     const place = { userId, linkId: link.id };
     const many = await Promise.all(
@@ -181,6 +182,24 @@ describe.each(engines())('vault on %s', (engine) => {
     expect((await api.getLink({ params: { id: link.id } })).credentials).toEqual([]);
     expect((await api.listLinks({ query: { hasCredentials: 'true' } })).total).toBe(0);
     expect((await api.listLinks()).total).toBe(1);
+
+    // A device that still holds the old key cannot bring back credentials nobody can open.
+    const stale = await encryptCredential(vaultKey, place, { id: 'c2', ...SECRETS });
+    for (const attempt of [
+      () => api.updateLink({ params: { id: link.id }, body: { credentials: [stale] } }),
+      () => api.createLink({ body: { url: 'https://reset.example/2', credentials: [stale] } }),
+    ]) {
+      const e = await failure(attempt());
+      expect([e.status, e.code, e.details]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        {
+          fields: { credentials: 'Your vault was reset or is not set up. Set it up again, then add the credentials.' },
+        },
+      ]);
+    }
+    expect((await api.listLinks({ query: { hasCredentials: 'true' } })).total).toBe(0);
+    expect((await api.updateLink({ params: { id: link.id }, body: { credentials: [] } })).credentials).toEqual([]);
   });
 });
 

@@ -27,6 +27,8 @@ export interface LinkDeps {
   billing: BillingService;
   clock: Clock;
   queue: JobQueue;
+  /** Whether the user has vault key material: credentials sealed under no vault could never be opened. */
+  hasVault: (userId: string) => Promise<boolean>;
 }
 
 /** A stored reason from an older or newer release reads as the generic one. */
@@ -64,6 +66,8 @@ export function toLink({ row, tags, credentials }: HydratedLink): Link {
  * Credential ids are the client's handles for editing one entry and part of the stored key, so two
  * alike in one link would fail in the database (a 500) instead of telling the client.
  */
+const NO_VAULT = 'Your vault was reset or is not set up. Set it up again, then add the credentials.';
+
 function assertDistinctCredentialIds(credentials: EncryptedCredential[] | undefined): void {
   if (credentials && new Set(credentials.map((c) => c.id)).size !== credentials.length) {
     throw validationError({ credentials: 'Each credential of a link needs a different id' });
@@ -117,8 +121,16 @@ export class LinkService {
     return row;
   }
 
+  /** Credentials need the vault they were sealed with; after a reset (say, on another device) there is none. */
+  private async assertCredentialsAllowed(actor: Actor, credentials: EncryptedCredential[] | undefined) {
+    assertDistinctCredentialIds(credentials);
+    if (credentials?.length && !(await this.deps.hasVault(actor.userId))) {
+      throw validationError({ credentials: NO_VAULT });
+    }
+  }
+
   async create(actor: Actor, input: LinkCreate): Promise<Link> {
-    assertDistinctCredentialIds(input.credentials);
+    await this.assertCredentialsAllowed(actor, input.credentials);
     const key = duplicateKey(input.url);
     const limit = this.deps.billing.linkLimitOf(actor);
     const now = this.deps.clock.now();
@@ -193,7 +205,7 @@ export class LinkService {
   }
 
   async update(actor: Actor, id: string, patch: LinkUpdate): Promise<Link> {
-    assertDistinctCredentialIds(patch.credentials);
+    await this.assertCredentialsAllowed(actor, patch.credentials);
     await this.viewable(actor, id);
     const now = this.deps.clock.now();
     await this.deps.links.transaction(async (tx) => {
