@@ -551,15 +551,21 @@ export async function buildApp({
     });
     const route = makeRouter(app, async (request) => {
       const header = request.headers.authorization;
-      const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+      // The scheme is case-insensitive (RFC 9110 §11.1): "bearer" works as "Bearer" does.
+      const token = /^bearer /i.test(header ?? '') ? header!.slice(7).trim() : undefined;
       const actor = token ? await auth.authenticate(token) : undefined;
       if (!actor) throw new AppError('UNAUTHENTICATED', Messages.authenticationRequired);
       if (actor.tokenKind === 'api') {
-        // A script's token reaches the links, never the account that could mint more tokens.
-        if (request.routeOptions.url?.startsWith('/api/account')) {
+        const url = request.routeOptions.url ?? '';
+        const reads = request.method === 'GET' || request.method === 'HEAD';
+        // A script's token reaches the links, never the account that could mint more tokens, nor
+        // what a leaked token could wreck beyond them: wiping the vault, billing.
+        const accountWide = url === '/api/vault' || url.startsWith('/api/subscription/');
+        if (url.startsWith('/api/account') || (accountWide && !reads)) {
           throw new AppError('TOKEN_SCOPE', AccountMessages.tokenCannotManageAccount);
         }
-        if (actor.scope !== 'write' && request.method !== 'GET' && request.method !== 'HEAD') {
+        // Signing itself out is not a change to the library: a read-only token may do it.
+        if (actor.scope !== 'write' && !reads && url !== routes.logout.path) {
           throw new AppError('TOKEN_SCOPE', AccountMessages.readOnlyToken);
         }
       }

@@ -156,6 +156,28 @@ describe.each(engines())('account security on %s', (engine) => {
       }
       const header = await raw(server, 'GET', '/api/links', { headers: { authorization: `Bearer ${read.token}` } });
       expect(header.status).toBe(200);
+      // The scheme is case-insensitive (RFC 9110 §11.1).
+      const lower = await raw(server, 'GET', '/api/links', { headers: { authorization: `bearer ${read.token}` } });
+      expect(lower.status).toBe(200);
+
+      // A script's token reads the vault and the plan but cannot wipe the vault or touch billing.
+      expect((await writer.getVault()).data).toBeNull();
+      expect((await writer.subscriptionStatus()).plan).toBeNull();
+      for (const call of [writer.resetVault(), writer.createPortal(), writer.cancelSubscription()]) {
+        const error = await failure(call);
+        expect([error.status, error.code, error.message]).toEqual([
+          403,
+          'TOKEN_SCOPE',
+          AccountMessages.tokenCannotManageAccount,
+        ]);
+      }
+    });
+
+    it('let a read-only token sign itself out', async () => {
+      const read = await user.api.createApiToken({ body: { name: 'Leaving', scope: 'read' } });
+      const reader = server.api(read.token);
+      await reader.logout();
+      expect((await failure(reader.listLinks({}))).code).toBe('UNAUTHENTICATED');
     });
 
     it('stop working when they expire or are revoked, and another user cannot revoke them', async () => {
