@@ -410,6 +410,13 @@ export function vaultJourneys(ctx: Context): void {
         await page.getByText('Unlocked', { exact: true }).waitFor();
         await noHorizontalScroll(page, PHONE.width);
         await screenshot(page, 'g-phone-dark-settings');
+        // The narrowest phones: the bar's Lock vault button pushed the account menu off screen.
+        await page.setViewportSize({ width: 320, height: 640 });
+        await noHorizontalScroll(page, 320);
+        await page.getByRole('button', { name: /account menu/ }).click();
+        await page.getByRole('menuitem', { name: 'Profile Settings' }).waitFor();
+        await page.keyboard.press('Escape');
+        await page.setViewportSize(PHONE);
 
         await page.getByRole('link', { name: 'Dashboard' }).click();
         await page.getByRole('button', { name: 'Add Link', exact: true }).click();

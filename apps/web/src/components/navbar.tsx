@@ -8,13 +8,14 @@ import { buttonClass } from './ui/button';
 // The dropdown (Radix menu and its positioning) is only needed once someone is signed in.
 const AccountMenu = lazy(() => import('./account-menu'));
 
-export function Logo() {
+/** `compact`: the name gives way below 360 px (the signed-in bar needs the room), the mark stays. */
+export function Logo({ compact = false }: { compact?: boolean }) {
   return (
     <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900 dark:text-white">
-      <span className="flex size-8 items-center justify-center rounded-lg bg-brand-600 text-white">
+      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white">
         <Link2 className="size-5" aria-hidden />
       </span>
-      Linkwise
+      <span className={compact ? 'max-[359px]:sr-only' : undefined}>Linkwise</span>
     </Link>
   );
 }
@@ -44,7 +45,7 @@ export function Navbar() {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-4 sm:px-6">
-        <Logo />
+        <Logo compact={Boolean(isAuthenticated && user)} />
         {isAuthenticated && user ? (
           <div className="flex items-center gap-1 sm:gap-2">
             <LockVaultButton />

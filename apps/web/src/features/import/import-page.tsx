@@ -334,10 +334,10 @@ export default function ImportPage() {
           {file && (
             <div className="mt-6 space-y-5">
               <div className="flex flex-wrap items-end gap-4">
-                <label className="flex flex-col gap-1">
+                <label className="flex min-w-0 max-w-full flex-col gap-1">
                   <span className={label}>Format</span>
                   <select
-                    className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-800"
+                    className="max-w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-800"
                     value={choices.format}
                     onChange={(e) => setChoices({ ...choices, format: e.target.value })}
                   >

@@ -2,7 +2,7 @@ import { FALLBACK_CONFIG, useAppConfig } from '../../lib/shared-queries';
 import { LegalPage } from './legal-layout';
 
 export default function TermsPage() {
-  const { operatorName, supportEmail } = useAppConfig().data ?? FALLBACK_CONFIG;
+  const { operatorName, supportEmail, freeLinkLimit } = useAppConfig().data ?? FALLBACK_CONFIG;
   return (
     <LegalPage
       title="Terms of Service"
@@ -33,8 +33,8 @@ export default function TermsPage() {
           body: (
             <>
               <p>
-                The Free plan allows up to 30 links. Pro plans (Pro Monthly at $4.90 per month, Pro Yearly at $49.90 per
-                year, billed in USD) allow unlimited links.
+                The Free plan allows up to {freeLinkLimit} links. Pro plans (Pro Monthly at $4.90 per month, Pro Yearly
+                at $49.90 per year, billed in USD) allow unlimited links.
               </p>
               <p>
                 Upgrades take effect immediately. Downgrades and cancellations take effect at the end of the billing

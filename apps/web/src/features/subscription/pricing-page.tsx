@@ -67,14 +67,17 @@ function PlanCard({
   plan,
   monthlyYearTotal,
   trialDays,
+  checkout,
+  portal,
 }: {
   plan: Plan;
   monthlyYearTotal: number | null;
   trialDays: number;
+  /** Shared by the cards: while one plan's checkout is starting, no other can start a second. */
+  checkout: ReturnType<typeof useCheckout>;
+  portal: ReturnType<typeof usePortal>;
 }) {
   const { user, isAuthenticated } = useAuth();
-  const checkout = useCheckout();
-  const portal = usePortal();
   const label = planButton(plan.id, isAuthenticated, user?.subscriptionStatus, user?.subscriptionPlan);
   const processing = plan.id !== 'free' && checkout.processing === plan.id;
   return (
@@ -143,6 +146,8 @@ function PlanCard({
 
 export default function PricingPage() {
   const plans = usePlans();
+  const checkout = useCheckout();
+  const portal = usePortal();
   const isAuthenticated = useAuth((s) => s.isAuthenticated);
   const monthly = plans.data?.data.find((p) => p.id === 'monthly');
   const freeLimit = plans.data?.data.find((p) => p.id === 'free')?.linkLimit ?? 30;
@@ -174,6 +179,8 @@ export default function PricingPage() {
                 plan={plan}
                 monthlyYearTotal={monthly?.priceYearly ?? null}
                 trialDays={trialDays}
+                checkout={checkout}
+                portal={portal}
               />
             ))}
           </div>
