@@ -111,6 +111,21 @@ export function securityJourneys({ browser }: Context): void {
         assert.equal(await change.getByLabel('Current Password', { exact: true }).inputValue(), '');
         await change.getByRole('button', { name: 'Cancel' }).click();
 
+        // API tokens from the keyboard: the one-time token's Copy button takes the focus, Done gives
+        // it back to the name, and revoking the only token leaves it in the card, not on <body>.
+        await page.getByLabel('Token name').fill('Backup script');
+        await page.getByRole('button', { name: 'Create Token' }).press('Enter');
+        await waitForFocus(page.getByRole('status').getByRole('button', { name: 'Copy' }));
+        await page.getByRole('button', { name: 'Done' }).press('Enter');
+        await waitForFocus(page.getByLabel('Token name'));
+        await page.getByRole('button', { name: /^Revoke/ }).press('Enter');
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).press('Enter');
+        await page
+          .getByRole('list', { name: 'Your API tokens' })
+          .getByText('Backup script')
+          .waitFor({ state: 'detached' });
+        await waitForFocus(page.getByRole('region', { name: 'API Tokens' }).getByRole('link').first());
+
         // Signed out, the sign-in form asks for the code after the password.
         await page.evaluate('localStorage.clear()');
         await page.goto(`${baseUrl()}/login`);

@@ -18,6 +18,7 @@ import {
   screenshot,
   signInBrowser,
   startServer,
+  waitForFocus,
   writeArtifact,
   type RunningServer,
 } from './harness.js';
@@ -165,9 +166,11 @@ async function vaultJourney(browser: Browser, o: JourneyOptions): Promise<void> 
     await page.getByLabel('Confirm master password', { exact: true }).fill(s.master);
     await page.getByLabel('I understand that a forgotten master password cannot be recovered.').check();
     await shot('setup');
-    await page.getByRole('button', { name: 'Create Vault' }).click();
+    // From the keyboard: the form gives way to the unlocked vault, and the focus goes with it.
+    await page.getByRole('button', { name: 'Create Vault' }).press('Enter');
     await toast(page, 'Vault created and unlocked');
     await page.getByText('Unlocked', { exact: true }).waitFor();
+    await waitForFocus(page.getByRole('button', { name: 'Lock Vault', exact: true }));
     const material = (await user.client.getVault()).data;
     assert.ok(material, 'key material is stored');
     assert.equal(material.kdf.iterations, 600_000);

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { router } from './app/router';
+import { installFocusRescue } from './lib/focus-rescue';
 import { makeQueryClient } from './lib/query-client';
 import './index.css';
 
@@ -11,6 +12,7 @@ const queryClient = makeQueryClient();
 
 // A global application error is logged to the console only (spec §8).
 window.addEventListener('unhandledrejection', (event) => console.warn('Unhandled rejection', event.reason));
+installFocusRescue();
 
 const root = document.getElementById('root');
 if (root) {

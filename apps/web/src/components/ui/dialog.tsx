@@ -2,6 +2,7 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { useRef, type FocusEvent, type ReactNode } from 'react';
+import { ancestorsOf, focusNearest } from '../../lib/focus-rescue';
 import { Button } from './button';
 
 const overlay = 'fixed inset-0 z-40 bg-slate-900/50 backdrop-blur-sm';
@@ -35,20 +36,26 @@ function revealFocused(event: FocusEvent<HTMLElement>) {
  */
 function useReturnFocus(open: boolean) {
   const opener = useRef<HTMLElement | null>(null);
+  const openerAncestors = useRef<HTMLElement[]>([]);
   const wasOpen = useRef(false);
   // Read while rendering the opening: by the time Radix's open event fires, a field's autoFocus
   // has already moved the focus into the dialog. (Idempotent however often React renders.)
   if (open && !wasOpen.current) {
     const active = document.activeElement;
     opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+    openerAncestors.current = opener.current ? ancestorsOf(opener.current) : [];
   }
   wasOpen.current = open;
   return {
     onCloseAutoFocus: (event: Event) => {
       const target = opener.current;
-      if (!target?.isConnected) return;
-      event.preventDefault();
-      target.focus();
+      if (target?.isConnected) {
+        event.preventDefault();
+        target.focus();
+      } else if (focusNearest(openerAncestors.current)) {
+        // The opener went with what the dialog did (a revoked token's row): its neighbours take focus.
+        event.preventDefault();
+      }
     },
   };
 }

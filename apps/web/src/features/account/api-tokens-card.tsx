@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ApiTokenCreateSchema, type ApiTokenCreate } from '@linkwise/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../lib/toast';
 import { z } from 'zod';
@@ -29,7 +29,12 @@ export function ApiTokensCard() {
   const revoke = useRevoke();
   const [created, setCreated] = useState<string>();
   const [confirming, setConfirming] = useState<{ id: string; name: string }>();
-  const { register, handleSubmit, reset, formState } = useForm<Form>({
+  const shown = useRef<HTMLDivElement>(null);
+  // The one-time token is what to act on next: its Copy button takes the focus from Create Token.
+  useEffect(() => {
+    if (created) shown.current?.querySelector('button')?.focus();
+  }, [created]);
+  const { register, handleSubmit, reset, setFocus, formState } = useForm<Form>({
     resolver: zodResolver(FormSchema),
     defaultValues: { name: '', scope: 'read', expiry: '90' },
   });
@@ -62,12 +67,20 @@ export function ApiTokensCard() {
       </p>
       {created && (
         <div
+          ref={shown}
           role="status"
           className="mt-4 space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950"
         >
           <p className="text-sm font-medium">Copy your new token now. It is shown only once.</p>
           <SecretList values={[created]} label="New API token" />
-          <Button variant="ghost" size="sm" onClick={() => setCreated(undefined)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setCreated(undefined);
+              setFocus('name');
+            }}
+          >
             Done
           </Button>
         </div>
