@@ -48,6 +48,9 @@ export function importJourneys(ctx: Context): void {
       await preview.getByText('Research Papers').waitFor();
       await preview.getByText('Skipped: Not a web address (javascript: links are not imported)').waitFor();
       await page.getByRole('radio', { name: 'Category: the innermost folder' }).waitFor();
+      // Before anything is sent, the screen says how much the plan can still take.
+      await page.getByText('Your Free plan has room for 5 more links').waitFor();
+      await page.getByText('The first 8 items of the file, as they will be saved').waitFor();
       await screenshot(page, 'h-import-preview');
       await page.getByRole('button', { name: 'Import', exact: true }).click();
 

@@ -7,6 +7,7 @@ import { toast } from '../../lib/toast';
 import { Button, buttonClass } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api';
+import { useSubscriptionStatus } from '../../lib/shared-queries';
 import { cancelImport, download, getImport, previewImport, startImport, type ImportChoices } from './import-api';
 
 const card = 'rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900';
@@ -41,11 +42,35 @@ function Choice<T extends string>({
   );
 }
 
+/** Before anything is sent: how much of the file the plan can take (after, the report says it too). */
+function PlanRoom() {
+  const status = useSubscriptionStatus().data;
+  if (!status || status.hasUnlimitedLinks || status.remainingLinks === null) return null;
+  const room = status.remainingLinks;
+  return (
+    <p
+      role="status"
+      className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
+      {room === 0
+        ? `Your Free plan is full (${status.linkLimit} links): nothing from this file will be saved. `
+        : `Your Free plan has room for ${room} more ${room === 1 ? 'link' : 'links'}: the file's links past those are skipped (the report lists them). `}
+      <Link to="/pricing" className="font-medium underline">
+        Upgrade to Pro
+      </Link>{' '}
+      to import everything.
+    </p>
+  );
+}
+
 function PreviewTable({ preview }: { preview: ImportPreview }) {
   return (
     <div className="mt-4 overflow-x-auto">
       <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="sr-only">The first items of the file as they will be saved</caption>
+        <caption className="pb-2 text-left text-xs text-slate-600 caption-top dark:text-slate-400">
+          The first {preview.rows.length} {preview.rows.length === 1 ? 'item' : 'items'} of the file, as they will be
+          saved
+        </caption>
         <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
           <tr>
             <th className="py-2 pr-3">Title</th>
@@ -387,6 +412,7 @@ export default function ImportPage() {
                   ['fill-empty', 'Fill in their empty fields'],
                 ]}
               />
+              {preview && <PlanRoom />}
               {preview && preview.rows.length > 0 && <PreviewTable preview={preview} />}
               <div className="flex flex-wrap items-center gap-3">
                 <Button onClick={() => void start()} disabled={!preview || uploading !== null}>
