@@ -256,6 +256,9 @@ describe.each(engines())('plans on %s', (engine) => {
         const e = await failure(call());
         expect([e.status, e.code]).toEqual([403, 'PLAN_REQUIRED']);
       }
+      // A category only hidden links carry is not there to rename (as the category list says).
+      const hiddenCategory = await failure(api.renameCategory({ body: { from: 'Hidden', to: 'Renamed' } }));
+      expect([hiddenCategory.status, hiddenCategory.code]).toEqual([404, 'NOT_FOUND']);
       const tags = (await api.listTags()).data.map((t) => [t.name, t.count]);
       expect(tags).toEqual([
         ['later', 1],

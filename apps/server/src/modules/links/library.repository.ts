@@ -262,13 +262,15 @@ export class LibraryRepository {
     await this.db.deleteFrom('tags').where('user_id', '=', userId).where('id', '=', id).execute();
   }
 
-  async renameCategory(userId: string, from: string, to: string, now: number): Promise<number> {
-    const result = await this.db
+  /** Renames the category on the user's links (only the viewable ones, with a downgrade's cutoff). */
+  async renameCategory(userId: string, from: string, to: string, now: number, cutoff: Cutoff | null): Promise<number> {
+    let update = this.db
       .updateTable('links')
       .set({ category: to, updated_at: now })
       .where('user_id', '=', userId)
-      .where('category', '=', from)
-      .executeTakeFirst();
+      .where('category', '=', from);
+    if (cutoff) update = update.where(withinCutoff(cutoff));
+    const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 

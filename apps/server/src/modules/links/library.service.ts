@@ -149,7 +149,8 @@ export class LibraryService {
   /** Renames a category on every link carrying it (onto an existing one, the two become one). */
   async renameCategory(actor: Actor, from: string, to: string): Promise<{ links: number }> {
     if (from === to) throw validationError({ to: 'Choose a different name' });
-    const changed = await this.deps.library.renameCategory(actor.userId, from, to, this.deps.clock.now());
+    const cutoff = await this.deps.access.cutoffFor(actor);
+    const changed = await this.deps.library.renameCategory(actor.userId, from, to, this.deps.clock.now(), cutoff);
     if (changed === 0) throw notFound('Category');
     return { links: changed };
   }
