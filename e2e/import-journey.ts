@@ -41,6 +41,8 @@ export function importJourneys(ctx: Context): void {
       await page.getByRole('button', { name: /account menu/ }).click();
       await page.getByRole('menuitem', { name: 'Import / Export' }).click();
       await page.getByRole('heading', { level: 1, name: 'Import links' }).waitFor();
+      // "Import / Export" keeps its word: the exports are on this page too.
+      await page.getByRole('button', { name: 'Export JSON' }).waitFor();
 
       await page.locator('input[type=file]').setInputFiles(BOOKMARKS);
       await page.getByTestId('detected-format').getByText('Browser bookmarks (Netscape HTML)').waitFor();

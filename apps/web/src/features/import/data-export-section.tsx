@@ -39,7 +39,8 @@ async function exportCredentials(userId: string): Promise<number> {
 }
 
 /** Profile: export every link, the automatic backups (Pro), the import screen, plaintext credentials. */
-export default function DataExportSection() {
+/** Profile's data card; on /import itself (`onImportPage`) it leaves out the way to the import. */
+export default function DataExportSection({ onImportPage = false }: { onImportPage?: boolean }) {
   const user = useAuth((s) => s.user);
   const vault = useVault();
   const [busy, setBusy] = useState<string | null>(null);
@@ -75,7 +76,7 @@ export default function DataExportSection() {
   return (
     <section aria-labelledby="data" className={card}>
       <h2 id="data" className="text-lg font-semibold">
-        Import, export and backups
+        {onImportPage ? 'Export and backups' : 'Import, export and backups'}
       </h2>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
         Download every link you saved. JSON keeps everything and imports back into Linkwise; HTML opens in any browser
@@ -87,9 +88,11 @@ export default function DataExportSection() {
             <Download className="size-4" aria-hidden /> Export {format.toUpperCase()}
           </Button>
         ))}
-        <Link to="/import" className={buttonClass('secondary')}>
-          <Upload className="size-4" aria-hidden /> Import links
-        </Link>
+        {!onImportPage && (
+          <Link to="/import" className={buttonClass('secondary')}>
+            <Upload className="size-4" aria-hidden /> Import links
+          </Link>
+        )}
       </div>
 
       <div className="mt-6">

@@ -8,6 +8,7 @@ import { Button, buttonClass } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage } from '../../lib/api';
 import { useSubscriptionStatus } from '../../lib/shared-queries';
+import DataExportSection from './data-export-section';
 import { cancelImport, download, getImport, previewImport, startImport, type ImportChoices } from './import-api';
 
 const card = 'rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900';
@@ -428,6 +429,9 @@ export default function ImportPage() {
           )}
         </section>
       )}
+
+      {/* The account menu's "Import / Export" lands here: the exports are here too, as on Profile. */}
+      <DataExportSection onImportPage />
     </div>
   );
 }
