@@ -11,6 +11,7 @@ import { inputClass, TextField } from '../../components/ui/field';
 import { api, errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { sessionsKey, tokensKey, useApiTokens, useRevoke } from './account-api';
+import { lastUse } from './sessions-card';
 import { SecretList } from './secret-list';
 
 const card = 'rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900';
@@ -128,7 +129,7 @@ export function ApiTokensCard() {
                 </span>
               </span>
               <span className="text-xs text-slate-500 dark:text-slate-400">
-                Created {formatDate(t.createdAt)} · last used {formatDate(t.lastUsedAt)} ·{' '}
+                Created {formatDate(t.createdAt)} · {lastUse(t)} ·{' '}
                 {t.expiresAt ? `expires ${formatDate(t.expiresAt)}` : 'never expires'}
               </span>
             </span>

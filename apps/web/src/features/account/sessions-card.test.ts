@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceHint } from './sessions-card';
+import { deviceHint, lastUse } from './sessions-card';
 
 describe('device hint', () => {
   it('names the browser and system, never the raw user agent', () => {
@@ -13,5 +13,15 @@ describe('device hint', () => {
     );
     expect(deviceHint(null)).toBeUndefined();
     expect(deviceHint('curl/8.0')).toBeUndefined();
+  });
+});
+
+describe('last use', () => {
+  it('says an API token no script has used yet was never used; a sign-in is a use', () => {
+    const at = '2026-11-29T10:00:00.000Z';
+    expect(lastUse({ kind: 'api', createdAt: at, lastUsedAt: at })).toBe('never used');
+    expect(lastUse({ createdAt: at, lastUsedAt: at })).toBe('never used');
+    expect(lastUse({ kind: 'web', createdAt: at, lastUsedAt: at })).toMatch(/^last used /);
+    expect(lastUse({ kind: 'api', createdAt: at, lastUsedAt: '2026-11-30T10:00:00.000Z' })).toMatch(/^last used /);
   });
 });

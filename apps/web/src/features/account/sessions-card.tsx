@@ -12,6 +12,15 @@ const KIND = {
   api: { icon: KeyRound, label: 'API token' },
 } as const;
 
+/**
+ * "last used …", or "never used" for an API token no script has sent yet (the server starts its
+ * last use at its creation; a browser's or extension's sign-in is a use).
+ */
+export function lastUse(item: { kind?: string; createdAt: string; lastUsedAt: string }): string {
+  const unused = (item.kind === undefined || item.kind === 'api') && item.lastUsedAt === item.createdAt;
+  return unused ? 'never used' : `last used ${formatDate(item.lastUsedAt)}`;
+}
+
 /** A short, readable device hint from the user agent (browser and system), never the whole string. */
 export function deviceHint(userAgent: string | null): string | undefined {
   if (!userAgent) return undefined;
@@ -36,7 +45,7 @@ function SessionRow({ session, onRevoke, busy }: { session: Session; onRevoke: (
           )}
         </span>
         <span className="text-xs text-slate-500 dark:text-slate-400">
-          {label} · signed in {formatDate(session.createdAt)} · last used {formatDate(session.lastUsedAt)}
+          {label} · signed in {formatDate(session.createdAt)} · {lastUse(session)}
         </span>
       </span>
       {!session.current && (
