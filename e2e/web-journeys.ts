@@ -705,6 +705,15 @@ export function webJourneys(ctx: Context): void {
           const toc = page.getByRole('navigation', { name: 'Table of contents' });
           const links = toc.getByRole('link');
           assert.ok((await links.count()) >= 4);
+          // Every entry, chosen in the contents, is the one marked (short sections included).
+          for (let i = 0; i < (await links.count()); i++) {
+            const name = await links.nth(i).innerText();
+            await links.nth(i).click();
+            await waitUntil(
+              page,
+              `document.querySelector('[aria-current="location"]')?.textContent === ${JSON.stringify(name)}`,
+            );
+          }
           await links.last().click();
           await waitUntil(
             page,

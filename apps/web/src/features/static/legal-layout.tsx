@@ -1,5 +1,5 @@
 import { ArrowLeft, Download, Printer } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { SiteFooter } from '../../components/site-footer';
 import { Button } from '../../components/ui/button';
@@ -29,26 +29,50 @@ function useReadingProgress(): number {
   return progress;
 }
 
-/** The section whose heading was last scrolled past the top quarter of the window. */
-function useActiveSection(ids: readonly string[]): string | undefined {
+/** Where a section's top rests after a jump from the contents (its `scroll-mt-20`). */
+const JUMP_TOP = 80;
+
+/**
+ * The section being read: the last whose heading has reached the top of the window (just under the
+ * header). A section chosen in the contents stays chosen while the jump to it holds, even when it is
+ * too short, or too near the end, to push the next one off the top.
+ */
+function useActiveSection(ids: readonly string[]): [string | undefined, (id: string) => void] {
   const [active, setActive] = useState(ids[0]);
-  useEffect(() => {
-    const update = () => {
-      let current = ids[0];
-      for (const id of ids) {
-        const top = document.getElementById(id)?.getBoundingClientRect().top ?? Infinity;
-        if (top <= window.innerHeight * 0.25) current = id;
+  const chosen = useRef<string | null>(null);
+  const chosenAt = useRef(0);
+  const update = useCallback(() => {
+    const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+    if (chosen.current) {
+      const top = document.getElementById(chosen.current)?.getBoundingClientRect().top;
+      // A smooth jump passes other sections on its way: the choice holds while it is under way.
+      const jumping = Date.now() - chosenAt.current < 1000;
+      if (top !== undefined && (jumping || Math.abs(top - JUMP_TOP) <= 8 || atBottom)) {
+        setActive(chosen.current);
+        return;
       }
-      // At the very bottom the last section is the one being read, however short it is.
-      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2)
-        current = ids[ids.length - 1];
-      setActive(current);
-    };
+      chosen.current = null;
+    }
+    let current = ids[0];
+    for (const id of ids) {
+      const top = document.getElementById(id)?.getBoundingClientRect().top ?? Infinity;
+      if (top <= JUMP_TOP + 40) current = id;
+    }
+    // At the very bottom the last section is the one being read, however short it is.
+    if (atBottom) current = ids[ids.length - 1];
+    setActive(current);
+  }, [ids]);
+  useEffect(() => {
     update();
     window.addEventListener('scroll', update, { passive: true });
     return () => window.removeEventListener('scroll', update);
-  }, [ids]);
-  return active;
+  }, [update]);
+  const choose = useCallback((id: string) => {
+    chosen.current = id;
+    chosenAt.current = Date.now();
+    setActive(id);
+  }, []);
+  return [active, choose];
 }
 
 /** Legal page: contents that track scrolling, a reading progress bar, Print and Download as HTML. */
@@ -56,7 +80,7 @@ export function LegalPage({ title, updated, sections }: { title: string; updated
   const article = useRef<HTMLElement>(null);
   const ids = sections.map((s) => s.id);
   const [idsKey] = useState(ids);
-  const active = useActiveSection(idsKey);
+  const [active, choose] = useActiveSection(idsKey);
   const progress = useReadingProgress();
 
   const download = () => {
@@ -105,6 +129,7 @@ export function LegalPage({ title, updated, sections }: { title: string; updated
                 <li key={s.id}>
                   <a
                     href={`#${s.id}`}
+                    onClick={() => choose(s.id)}
                     aria-current={active === s.id ? 'location' : undefined}
                     className={`block rounded px-2 py-1 ${active === s.id ? 'bg-brand-50 font-medium text-brand-700 dark:bg-brand-600/20 dark:text-brand-100' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'}`}
                   >
