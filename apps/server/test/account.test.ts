@@ -163,8 +163,8 @@ describe.each(engines())('account security on %s', (engine) => {
       // A script's token reads the vault and the plan but cannot wipe the vault or touch billing.
       expect((await writer.getVault()).data).toBeNull();
       expect((await writer.subscriptionStatus()).plan).toBeNull();
-      for (const call of [writer.resetVault(), writer.createPortal(), writer.cancelSubscription()]) {
-        const error = await failure(call);
+      for (const call of [() => writer.resetVault(), () => writer.createPortal(), () => writer.cancelSubscription()]) {
+        const error = await failure(call());
         expect([error.status, error.code, error.message]).toEqual([
           403,
           'TOKEN_SCOPE',

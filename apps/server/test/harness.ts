@@ -232,3 +232,17 @@ export async function upgrade(
     `${server.url}/subscription/success?session_id=${encodeURIComponent(sessionId)}`,
   );
 }
+
+/** Vault key material (opaque to the server): credentials are taken only from a user who has a vault. */
+export const testVaultMaterial = {
+  version: 1 as const,
+  kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
+  salt: Buffer.alloc(16, 1).toString('base64'),
+  iv: Buffer.alloc(12, 2).toString('base64'),
+  wrappedKey: Buffer.alloc(48, 3).toString('base64'),
+};
+
+/** Gives a user a vault, as the web app does before it lets credentials be added. */
+export async function setUpVault(api: ApiClient): Promise<void> {
+  await api.putVault({ body: { ...testVaultMaterial, replaces: null } });
+}

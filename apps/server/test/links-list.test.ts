@@ -7,7 +7,7 @@ import {
   type LinkListQueryInput,
 } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, failure, raw, startServer, type TestServer } from './harness.js';
+import { engines, failure, raw, setUpVault, startServer, type TestServer } from './harness.js';
 
 const credential = (id: string): EncryptedCredential => ({ id, iv: 'aXYtaXY=', ciphertext: `Y2lwaGVy${id}`, v: 1 });
 
@@ -37,6 +37,7 @@ describe.each(engines())('GET /api/links on %s', (engine) => {
 
     beforeAll(async () => {
       ({ api } = await server.signUp('filters'));
+      await setUpVault(api);
       const [, design, , , jsx] = await seed(api, [
         {
           url: 'https://one.example/react',
@@ -441,6 +442,7 @@ describe.each(engines())('GET /api/links on %s', (engine) => {
       // A Free limit above 120, so the list takes the ordinary (not downgraded) path.
       roomy = await startServer(engine, { FREE_LINK_LIMIT: '500' });
       ({ api } = await roomy.signUp('many'));
+      await setUpVault(api);
       await seed(
         api,
         Array.from({ length: 120 }, (_, i) => ({

@@ -8,7 +8,7 @@ import {
   type LinkCreateInput,
 } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, failure, raw, startServer, type TestServer } from './harness.js';
+import { engines, failure, raw, setUpVault, startServer, type TestServer } from './harness.js';
 
 /** An encrypted credential as the web app's vault produces it (opaque to the server). */
 const credential = (id: string): EncryptedCredential => ({
@@ -17,15 +17,6 @@ const credential = (id: string): EncryptedCredential => ({
   ciphertext: `Y2lwaGVydGV4dC0${id}`,
   v: 1,
 });
-
-/** Vault key material (opaque to the server): credentials are taken only from a user who has a vault. */
-const vaultMaterial = {
-  version: 1 as const,
-  kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
-  salt: Buffer.alloc(16, 1).toString('base64'),
-  iv: Buffer.alloc(12, 2).toString('base64'),
-  wrappedKey: Buffer.alloc(48, 3).toString('base64'),
-};
 
 const invalidUrl = {
   error: Messages.invalidUrl,
@@ -45,7 +36,7 @@ describe.each(engines())('links on %s', (engine) => {
   /** A new user with a vault, as the web app has one before it lets credentials be added. */
   const withVault = async (label: string) => {
     const user = await server.signUp(label);
-    await user.api.putVault({ body: { ...vaultMaterial, replaces: null } });
+    await setUpVault(user.api);
     return user;
   };
 
@@ -615,7 +606,7 @@ describe.each(engines())('links on %s', (engine) => {
     let secret: Link;
 
     beforeAll(async () => {
-      alice = await server.signUp('alice');
+      alice = await withVault('alice');
       bob = await server.signUp('bob');
       secret = await alice.api.createLink({
         body: {
