@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.js';
 import { Limits } from './messages.js';
-import { parseTags } from './links.js';
 
 /** Why a link's page could not be analysed, in the words the card and the add dialog show. */
 export const AnalysisFailureReasons = [
@@ -163,17 +162,10 @@ export const BulkRequestSchema = z.discriminatedUnion('action', [
   z.object({
     action: z.enum(['add-tags', 'remove-tags']),
     ids: Ids,
-    // Commas split names as everywhere else; the cap applies to the split list.
     tags: z
       .array(z.string().max(Limits.tagMax, { error: `Each tag must be at most ${Limits.tagMax} characters` }))
-      .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` })
-      .transform((names) => parseTags(names))
-      .pipe(
-        z
-          .array(z.string())
-          .min(1, { error: 'Name at least one tag' })
-          .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` }),
-      ),
+      .min(1, { error: 'Name at least one tag' })
+      .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` }),
   }),
 ]);
 export type BulkRequest = z.infer<typeof BulkRequestSchema>;

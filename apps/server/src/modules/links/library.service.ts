@@ -1,4 +1,5 @@
 import {
+  parseTags,
   tagKey,
   Limits,
   type BulkRequest,
@@ -42,6 +43,14 @@ export class LibraryService {
   /** Applies one action to the actor's links among `ids`; how many were the actor's. */
   async bulk(actor: Actor, request: BulkRequest): Promise<{ affected: number; tagLimited?: number }> {
     const { links, library, clock } = this.deps;
+    // Commas split names as everywhere else; the 50-tag cap applies to the split list.
+    const names = request.action === 'add-tags' || request.action === 'remove-tags' ? parseTags(request.tags) : [];
+    if (names.length > Limits.tagsPerLink) {
+      throw validationError({ tags: `A link can have at most ${Limits.tagsPerLink} tags` });
+    }
+    if ((request.action === 'add-tags' || request.action === 'remove-tags') && names.length === 0) {
+      throw validationError({ tags: 'Name at least one tag' });
+    }
     const chosen = [...new Set(request.ids)];
     // Deleting reaches hidden links too (the data is the user's); every other action leaves them be.
     const unique = request.action === 'delete' ? chosen : await this.deps.access.viewableIds(actor, chosen);
@@ -69,12 +78,12 @@ export class LibraryService {
           await repo.setCategory(actor.userId, owned, request.category, now);
           break;
         case 'add-tags': {
-          const { tagged, limited } = await repo.addTags(actor.userId, owned, request.tags, Limits.tagsPerLink, now);
+          const { tagged, limited } = await repo.addTags(actor.userId, owned, names, Limits.tagsPerLink, now);
           await repo.touch(actor.userId, owned, now);
           return { affected: tagged, tagLimited: limited };
         }
         case 'remove-tags':
-          await repo.removeTags(actor.userId, owned, request.tags);
+          await repo.removeTags(actor.userId, owned, names);
           await repo.touch(actor.userId, owned, now);
           break;
         case 'delete':
