@@ -457,18 +457,18 @@ describe.each(engines())('imports on %s', (engine) => {
     expect(copied.map(strip)).toEqual(before.map(strip));
     expect(copied[0]!.credentials).toEqual([]);
 
-    // A hand-edited export: a credential id twice, and more credentials than a link may hold. The
+    // A hand-edited export: a credential id twice, a damaged one, and more than a link may hold. The
     // rest of the file still imports; the report says what was left out.
     const edited = JSON.parse(exported.text) as { vault: unknown; links: (Link & { id: string })[] };
     const cred = (id: string) => ({ id, iv: 'aXY=', ciphertext: 'Y2lwaGVy', v: 1 });
-    edited.links[0]!.credentials = [cred('x'), cred('x')];
+    edited.links[0]!.credentials = [cred('x'), cred('x'), cred('damaged\u0000')];
     edited.links[1]!.credentials = Array.from({ length: 25 }, (_, i) => cred(`c${i}`));
     for (const link of await allLinks(api)) await api.deleteLink({ params: { id: link.id } });
     const handEdited = await importFile(server.url, token, JSON.stringify(edited));
     expect(handEdited).toMatchObject({ status: 'done', created: 2, failed: 0 });
     expect(handEdited.errors.map((e) => [e.kind, e.reason])).toEqual([
-      ['partial', 'Imported without 1 of its saved credentials: repeated, or over 20 a link'],
-      ['partial', 'Imported without 5 of its saved credentials: repeated, or over 20 a link'],
+      ['partial', 'Imported without 2 of its saved credentials: damaged, repeated, or over 20 a link'],
+      ['partial', 'Imported without 5 of its saved credentials: damaged, repeated, or over 20 a link'],
     ]);
     const kept = byUrl(await allLinks(api));
     expect(kept.get('https://round.example.com/a')!.credentials).toEqual([cred('x')]);

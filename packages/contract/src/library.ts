@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.js';
-import { Limits } from './messages.js';
+import { Limits, TagMessages } from './messages.js';
 
 /** Why a link's page could not be analysed, in the words the card and the add dialog show. */
 export const AnalysisFailureReasons = [
@@ -164,8 +164,8 @@ export const BulkRequestSchema = z.discriminatedUnion('action', [
     ids: Ids,
     tags: z
       .array(z.string().max(Limits.tagMax, { error: `Each tag must be at most ${Limits.tagMax} characters` }))
-      .min(1, { error: 'Name at least one tag' })
-      .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` }),
+      .min(1, { error: TagMessages.noneNamed })
+      .max(Limits.tagsPerLink, { error: TagMessages.tooMany }),
   }),
 ]);
 export type BulkRequest = z.infer<typeof BulkRequestSchema>;

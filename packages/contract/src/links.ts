@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Limits, Messages } from './messages.js';
+import { Limits, Messages, TagMessages } from './messages.js';
 import { QueryBoolean, TimestampSchema } from './common.js';
 import { AnalysisFailureSchema } from './library.js';
 
@@ -72,7 +72,7 @@ export const TagsInputSchema = z
   .pipe(
     z
       .array(z.string().max(Limits.tagMax, { error: `Each tag must be at most ${Limits.tagMax} characters` }))
-      .max(Limits.tagsPerLink, { error: `A link can have at most ${Limits.tagsPerLink} tags` }),
+      .max(Limits.tagsPerLink, { error: TagMessages.tooMany }),
   );
 
 export const UrlSchema = z

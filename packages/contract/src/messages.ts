@@ -47,3 +47,9 @@ export const Limits = {
   /** Links one bulk action may change. */
   bulkMax: 1000,
 } as const;
+
+/** Naming tags for a link or several: the same words wherever tags are taken. */
+export const TagMessages = {
+  tooMany: `A link can have at most ${Limits.tagsPerLink} tags`,
+  noneNamed: 'Name at least one tag',
+} as const;

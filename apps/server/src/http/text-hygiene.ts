@@ -52,6 +52,16 @@ function badText(text: string): string | undefined {
   return undefined;
 }
 
+/** Whether every engine can hold `text` as it is. */
+export const isStorable = (text: string): boolean => badText(text) === undefined;
+
+/**
+ * `text` made storable where refusing is worse than cleaning (a file of thousands of links): NUL
+ * bytes dropped, each lone surrogate replaced by U+FFFD.
+ */
+export const storableText = (text: string): string =>
+  isStorable(text) ? text : text.replace(/\0/g, '').replace(new RegExp(LONE_SURROGATE.source, 'gu'), '\uFFFD');
+
 /**
  * preValidation hook of every API route: a path id that cannot be text cannot name anything (404);
  * such text in the query or body is a client mistake (400 VALIDATION_ERROR on both engines).

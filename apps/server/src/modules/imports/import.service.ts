@@ -14,6 +14,7 @@ import {
 } from '@linkwise/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
+import { storableText } from '../../http/text-hygiene.js';
 import { toIso, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Actor } from '../../platform/actor.js';
@@ -27,7 +28,7 @@ import type { VaultRepository } from '../vault/vault.repository.js';
 import { detectFormat, readImportFile } from './formats/read.js';
 import { ImportFileError, type ImportRecord } from './formats/record.js';
 import type { ImportRepository, ImportRow } from './import.repository.js';
-import { mapRecord, storableText } from './mapping.js';
+import { mapRecord } from './mapping.js';
 
 /** Items committed in one transaction: one checkpoint each. */
 export const IMPORT_BATCH = 500;

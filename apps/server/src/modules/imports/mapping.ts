@@ -1,4 +1,5 @@
 import { cleanTag, Limits, Messages, parseTags, tagKey, type CategoryFrom } from '@linkwise/contract';
+import { isStorable, storableText } from '../../http/text-hygiene.js';
 import type { ImportedLink } from '../links/link-import.service.js';
 import { duplicateKey } from '../links/url-normalize.js';
 import type { ImportRecord } from './formats/record.js';
@@ -32,11 +33,6 @@ function clip(text: string, max: number): string {
   const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
   return `${text.slice(0, end)}…`;
 }
-
-/** Text every engine can hold: NUL bytes dropped, a lone UTF-16 surrogate (not Unicode) becomes U+FFFD. */
-export const storableText = (text: string): string => text.replace(/\0/g, '').replace(/\p{Cs}/gu, '\uFFFD');
-
-const isStorable = (text: string): boolean => storableText(text) === text;
 
 /** The ids this server mints; any other id from a file would be unreachable by the path routes. */
 const LINK_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -147,7 +143,7 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
   const credentials = (record.linkwise?.credentials ?? []).filter(
     (c) => !credentialIds.has(c.id) && credentialIds.add(c.id) && credentialIds.size <= Limits.credentialsPerLink,
   );
-  const leftOut = (record.linkwise?.credentials.length ?? 0) - credentials.length;
+  const leftOut = (source.linkwise?.credentials.length ?? 0) - credentials.length;
 
   const createdAt = Math.min(record.createdAt ?? now, now);
   const updatedAt = Math.max(createdAt, Math.min(record.updatedAt ?? createdAt, now));
@@ -171,7 +167,7 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
       credentials,
     },
     ...(leftOut > 0 && {
-      partial: `Imported without ${leftOut} of its saved credentials: repeated, or over ${Limits.credentialsPerLink} a link`,
+      partial: `Imported without ${leftOut} of its saved credentials: damaged, repeated, or over ${Limits.credentialsPerLink} a link`,
     }),
   };
 }

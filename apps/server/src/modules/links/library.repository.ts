@@ -64,23 +64,6 @@ export class LibraryRepository {
     return deleted;
   }
 
-  /** The links' current tags, in their order. */
-  async tagsOf(ids: string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>(ids.map((id) => [id, []]));
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('link_tags as lt')
-        .innerJoin('tags as t', 't.id', 'lt.tag_id')
-        .select(['lt.link_id', 't.name'])
-        .where('lt.link_id', 'in', ids.slice(i, i + 500))
-        .orderBy('lt.link_id')
-        .orderBy('lt.position')
-        .execute();
-      for (const r of rows) out.get(r.link_id)?.push(r.name);
-    }
-    return out;
-  }
-
   /**
    * Adds tags to the links that lack them, after their own, as many as fit under `maxPerLink` (one
    * statement per tag and 500 links, not a rewrite of each link's tags: each `link_tags` row written
@@ -95,15 +78,14 @@ export class LibraryRepository {
     now: number,
   ): Promise<{ tagged: number; limited: number }> {
     if (names.length === 0) return { tagged: 0, limited: 0 };
-    const current = await this.tagsOf(ids);
+    const keys = names.map(tagKey);
     const taken = new Set<string>();
     let limited = 0;
-    for (const tags of current.values()) {
-      const has = new Set(tags.map(tagKey));
-      const missing = names.filter((name) => !has.has(tagKey(name)));
-      const fits = missing.slice(0, Math.max(0, maxPerLink - tags.length));
+    for (const { count, has } of (await this.tagRoom(userId, ids, keys)).values()) {
+      const missing = keys.filter((key) => !has.has(key));
+      const fits = missing.slice(0, Math.max(0, maxPerLink - count));
       if (fits.length < missing.length) limited += 1;
-      for (const name of fits) taken.add(tagKey(name));
+      for (const key of fits) taken.add(key);
     }
     const used = names.filter((name) => taken.has(tagKey(name)));
     const idByKey = used.length > 0 ? await ensureTags(this.db, userId, used, now) : new Map<string, string>();
@@ -121,7 +103,39 @@ export class LibraryRepository {
             and (select count(*) from link_tags c where c.link_id = l.id) < ${maxPerLink}`.execute(this.db);
       }
     }
-    return { tagged: current.size - limited, limited };
+    return { tagged: ids.length - limited, limited };
+  }
+
+  /**
+   * For each link: how many tags it has and which of `keys` among them. Counts and the few matches
+   * only, not every tag name of every link (a bulk action may cover a whole library).
+   */
+  private async tagRoom(
+    userId: string,
+    ids: string[],
+    keys: string[],
+  ): Promise<Map<string, { count: number; has: Set<string> }>> {
+    const out = new Map(ids.map((id) => [id, { count: 0, has: new Set<string>() }]));
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const counts = await this.db
+        .selectFrom('link_tags')
+        .select(['link_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('link_id', 'in', chunk)
+        .groupBy('link_id')
+        .execute();
+      for (const r of counts) out.get(r.link_id)!.count = Number(r.n);
+      const present = await this.db
+        .selectFrom('link_tags as lt')
+        .innerJoin('tags as t', 't.id', 'lt.tag_id')
+        .select(['lt.link_id', 't.name_key'])
+        .where('lt.link_id', 'in', chunk)
+        .where('t.user_id', '=', userId)
+        .where('t.name_key', 'in', keys)
+        .execute();
+      for (const r of present) out.get(r.link_id)!.has.add(r.name_key);
+    }
+    return out;
   }
 
   /** Takes tags (compared as tags are) off the links. */
@@ -148,29 +162,22 @@ export class LibraryRepository {
    * viewable links count, and a tag that only hidden links carry is left out until they are back.
    */
   async tags(userId: string, cutoff: Cutoff | null = null): Promise<TagSummary[]> {
-    const rows = cutoff
-      ? await this.db
-          .selectFrom('tags as t')
-          .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
-          .leftJoin('links as l', 'l.id', 'lt.link_id')
-          .select([
-            't.id',
-            't.name',
-            sql<number>`count(case when ${withinCutoff(cutoff, 'l')} then 1 end)`.as('n'),
-            (eb) => eb.fn.count<number>('lt.link_id').as('all'),
-          ])
-          .where('t.user_id', '=', userId)
-          .groupBy(['t.id', 't.name'])
-          .execute()
-      : (
-          await this.db
-            .selectFrom('tags as t')
-            .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
-            .select(['t.id', 't.name', (eb) => eb.fn.count<number>('lt.link_id').as('n')])
-            .where('t.user_id', '=', userId)
-            .groupBy(['t.id', 't.name'])
-            .execute()
-        ).map((r) => ({ ...r, all: r.n }));
+    const rows = await this.db
+      .selectFrom('tags as t')
+      .leftJoin('link_tags as lt', 'lt.tag_id', 't.id')
+      // Only a cutoff needs the links themselves; the plain count reads the join table alone.
+      .$if(cutoff !== null, (q) => q.leftJoin('links as l', 'l.id', 'lt.link_id'))
+      .select([
+        't.id',
+        't.name',
+        cutoff
+          ? sql<number>`count(case when ${withinCutoff(cutoff, 'l')} then 1 end)`.as('n')
+          : sql<number>`count(lt.link_id)`.as('n'),
+        (eb) => eb.fn.count<number>('lt.link_id').as('all'),
+      ])
+      .where('t.user_id', '=', userId)
+      .groupBy(['t.id', 't.name'])
+      .execute();
     return rows
       .filter((r) => Number(r.n) > 0 || Number(r.all) === 0)
       .map((r) => ({ id: r.id, name: r.name, count: Number(r.n) }))

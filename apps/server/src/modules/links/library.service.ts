@@ -2,6 +2,7 @@ import {
   parseTags,
   tagKey,
   Limits,
+  TagMessages,
   type BulkRequest,
   type TagMergeSuggestion,
   type TagSummary,
@@ -44,13 +45,9 @@ export class LibraryService {
   async bulk(actor: Actor, request: BulkRequest): Promise<{ affected: number; tagLimited?: number }> {
     const { links, library, clock } = this.deps;
     // Commas split names as everywhere else; the 50-tag cap applies to the split list.
-    const names = request.action === 'add-tags' || request.action === 'remove-tags' ? parseTags(request.tags) : [];
-    if (names.length > Limits.tagsPerLink) {
-      throw validationError({ tags: `A link can have at most ${Limits.tagsPerLink} tags` });
-    }
-    if ((request.action === 'add-tags' || request.action === 'remove-tags') && names.length === 0) {
-      throw validationError({ tags: 'Name at least one tag' });
-    }
+    const names = 'tags' in request ? parseTags(request.tags) : [];
+    if ('tags' in request && names.length === 0) throw validationError({ tags: TagMessages.noneNamed });
+    if (names.length > Limits.tagsPerLink) throw validationError({ tags: TagMessages.tooMany });
     const chosen = [...new Set(request.ids)];
     // Deleting reaches hidden links too (the data is the user's); every other action leaves them be.
     const unique = request.action === 'delete' ? chosen : await this.deps.access.viewableIds(actor, chosen);

@@ -62,12 +62,13 @@ export function toLink({ row, tags, credentials }: HydratedLink): Link {
   };
 }
 
+/** Credentials sent for a user with no vault key material (a stale device after a reset). */
+const NO_VAULT = 'Your vault was reset or is not set up. Set it up again, then add the credentials.';
+
 /**
  * Credential ids are the client's handles for editing one entry and part of the stored key, so two
  * alike in one link would fail in the database (a 500) instead of telling the client.
  */
-const NO_VAULT = 'Your vault was reset or is not set up. Set it up again, then add the credentials.';
-
 function assertDistinctCredentialIds(credentials: EncryptedCredential[] | undefined): void {
   if (credentials && new Set(credentials.map((c) => c.id)).size !== credentials.length) {
     throw validationError({ credentials: 'Each credential of a link needs a different id' });
