@@ -1,6 +1,6 @@
 import type { ApiClient, Link } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engines, raw, startServer, type TestServer } from './harness.js';
+import { engines, raw, seed, startServer, upgrade, type TestServer } from './harness.js';
 import { finished, fixture, importFile, netscapeFile, upload, zip } from './import-helpers.js';
 
 async function allLinks(api: ApiClient): Promise<Link[]> {
@@ -13,6 +13,7 @@ async function allLinks(api: ApiClient): Promise<Link[]> {
 }
 
 const byUrl = (links: Link[]) => new Map(links.map((l) => [l.url, l]));
+const DAY_MS = 86_400_000;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 describe.each(engines())('imports on %s', (engine) => {
@@ -537,5 +538,39 @@ describe.each(engines())('imports on the Free plan on %s', (engine) => {
     expect(overLimit).toHaveLength(3);
     expect(overLimit[0]!.reason).toBe("Over the Free plan's limit of 3 links: upgrade to Pro to import the rest");
     expect((await api.listLinks({ query: {} })).actualTotal).toBe(3);
+  });
+
+  it('fills empty fields only in links the plan still shows, after a downgrade', async () => {
+    const { api, token } = await server.signUp('downgraded');
+    await upgrade(server, api);
+    const links = await seed(
+      server,
+      api,
+      [1, 2, 3, 4].map((i) => ({ url: `https://down.example.com/${i}`, title: `Saved ${i}` })),
+    );
+    await api.cancelSubscription();
+    server.clock.advance(33 * DAY_MS);
+    expect((await api.listLinks({ query: {} })).total).toBe(3);
+
+    const file = [
+      '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+      '<DL><p>',
+      ...[1, 4].map((i) => `<DT><A HREF="https://down.example.com/${i}" TAGS="filled">Saved ${i}</A><DD>From the file`),
+      '</DL><p>',
+    ].join('\n');
+    const result = await importFile(server.url, token, file, { duplicates: 'fill-empty' });
+    expect(result).toMatchObject({ status: 'done', created: 0, updated: 1, duplicates: 1 });
+    expect(await api.getLink({ params: { id: links[0]!.id } })).toMatchObject({
+      description: 'From the file',
+      tags: ['filled'],
+    });
+    // The hidden link is as it was: a downgrade leaves hidden links untouched until Pro comes back.
+    const hidden = await server.database.db
+      .selectFrom('links')
+      .select(['description', 'updated_at'])
+      .where('id', '=', links[3]!.id)
+      .executeTakeFirstOrThrow();
+    expect(hidden).toEqual({ description: '', updated_at: new Date(links[3]!.updatedAt).getTime() });
+    expect((await api.listTags()).data.map((t) => [t.name, t.count])).toEqual([['filled', 1]]);
   });
 });

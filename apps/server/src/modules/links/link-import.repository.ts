@@ -32,12 +32,20 @@ export class LinkImportRepository {
   async existing(userId: string, keys: string[]) {
     const found = new Map<
       string,
-      { id: string; title: string; url: string; description: string; notes: string; category: string | null }
+      {
+        id: string;
+        title: string;
+        url: string;
+        description: string;
+        notes: string;
+        category: string | null;
+        created_at: number;
+      }
     >();
     for (const part of chunks([...new Set(keys)], 500)) {
       const rows = await this.db
         .selectFrom('links')
-        .select(['id', 'normalized_url', 'title', 'url', 'description', 'notes', 'category'])
+        .select(['id', 'normalized_url', 'title', 'url', 'description', 'notes', 'category', 'created_at'])
         .where('user_id', '=', userId)
         .where('normalized_url', 'in', part)
         .execute();

@@ -6,7 +6,7 @@ import type { JobQueue } from '../../platform/jobs/job-queue.js';
 import { Priority } from '../../platform/jobs/job.js';
 import { analyzeDedupeKey } from './link-analysis.service.js';
 import { LinkImportRepository, type BulkLink } from './link-import.repository.js';
-import type { LinkRepository } from './link.repository.js';
+import { isWithinCutoff, type LinkRepository } from './link.repository.js';
 import { hostTitle } from './url-normalize.js';
 
 /** A link read from a file, mapped to Linkwise's fields and checked (URL, lengths, tags). */
@@ -67,6 +67,8 @@ export class LinkImportService {
         batch.userId,
         batch.links.map((l) => l.key),
       );
+      // Links a downgrade hides stay as they were, as with every other change (spec §4).
+      const cutoff = batch.limit === null ? null : await tx.cutoff(batch.userId, batch.limit);
       const wantedIds = batch.links.map((l) => l.id).filter((id): id is string => Boolean(id));
       const taken = wantedIds.length > 0 ? await repo.takenIds(wantedIds) : new Set<string>();
       const created = new Map<string, string>();
@@ -77,7 +79,9 @@ export class LinkImportService {
         const earlier = created.get(link.key);
         if (saved) {
           outcomes.push(
-            batch.duplicates === 'fill-empty' && (await this.fillEmpty(repo, batch.userId, saved, link, now))
+            batch.duplicates === 'fill-empty' &&
+              isWithinCutoff(cutoff, saved.created_at, saved.id) &&
+              (await this.fillEmpty(repo, batch.userId, saved, link, now))
               ? { status: 'updated', linkId: saved.id }
               : { status: 'duplicate', linkId: saved.id },
           );
