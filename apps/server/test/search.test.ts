@@ -133,6 +133,37 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
       expect(await titles(api, { query: '#mach' })).toEqual([]);
     });
 
+    it('#tag finds emoji tags built with joiners, and tags saved with stray invisible characters', async () => {
+      const { api: emoji } = await server.signUp('emoji');
+      await seed(server, emoji, [
+        { url: 'https://emoji.example/dev', title: 'Remote work setup', tags: ['👩‍💻', '🏳️‍🌈 pride'] },
+        { url: 'https://emoji.example/zw', title: 'Zero width', tags: ['data\u200bviz', '\u200b'] },
+      ]);
+      expect((await emoji.listLinks()).data.map((l) => [l.title, l.tags])).toEqual([
+        ['Zero width', ['dataviz']],
+        ['Remote work setup', ['👩‍💻', '🏳️‍🌈 pride']],
+      ]);
+      expect(await titles(emoji, { query: '#👩‍💻' })).toEqual(['Remote work setup']);
+      expect(await titles(emoji, { query: '#🏳️‍🌈 PRIDE' })).toEqual(['Remote work setup']);
+      // The woman alone (no joiner, no laptop) is another emoji and another tag.
+      expect(await titles(emoji, { query: '#👩' })).toEqual([]);
+      expect(await titles(emoji, { query: '#data\u200bviz' })).toEqual(['Zero width']);
+      expect(await titles(emoji, { query: '#dataviz' })).toEqual(['Zero width']);
+      const listed = await emoji.listLinks({ query: { search: '#\ufeff👩‍💻' } });
+      expect(listed.data.map((l) => l.title)).toEqual(['Remote work setup']);
+    });
+
+    it('returns a full page of up to 200 text matches when asked for one', async () => {
+      const { api: collector } = await server.signUp('collector');
+      await upgrade(server, collector);
+      const many = Array.from({ length: 130 }, (_, i) => ({ url: `https://many.example/${i}`, title: `Widget ${i}` }));
+      await seed(server, collector, many);
+      const all = await collector.search({ query: { query: 'widget', limit: 200 } });
+      expect([all.data.length, all.total]).toEqual([130, 130]);
+      const page = await collector.search({ query: { query: 'widget' } });
+      expect(page.data).toHaveLength(50);
+    });
+
     it('refuses queries under 2 characters after trimming, with the spec wording', async () => {
       // Invisible characters are not text: zero-width spaces, a joiner around one letter, a BOM.
       for (const query of ['a', '  b  ', '', '\u200b\u200b\u200b', '\u200da\u200d', '\ufeff\ufeff']) {

@@ -52,3 +52,24 @@ export const QueryBoolean = z
   .transform((v) => (v === 'true' ? true : v === 'false' ? false : undefined));
 
 export const SuccessFlagSchema = z.object({ success: z.literal(true) });
+
+/**
+ * Format characters that never change what text says (zero-width spaces, a BOM, soft hyphens,
+ * direction marks). Joiners (they shape emoji and some scripts) and tag characters (flag emoji) stay.
+ */
+const INVISIBLE = /(?!\u200C|\u200D|[\u{E0020}-\u{E007F}])\p{Cf}/gu;
+
+export const withoutInvisibles = (text: string): string => text.replace(INVISIBLE, '');
+
+/** What of `text` shows on screen: no format characters at all. */
+export const visibleText = (text: string): string => text.replace(/\p{Cf}/gu, '').trim();
+
+/** Trim, drop invisible characters and a leading '#', collapse inner whitespace: the display form of a tag. */
+export function cleanTag(raw: string): string {
+  return withoutInvisibles(raw).trim().replace(/^#+/, '').replace(/\s+/g, ' ').trim();
+}
+
+/** The key two tags are compared by (case-insensitive, Unicode-normalised). */
+export function tagKey(tag: string): string {
+  return cleanTag(tag).normalize('NFKC').toLocaleLowerCase('en-US');
+}

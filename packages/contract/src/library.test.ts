@@ -32,6 +32,10 @@ describe('library requests', () => {
     expect(TagRenameSchema.parse({ name: '  ##Machine   Learning ' })).toEqual({ name: 'Machine Learning' });
     expect(TagRenameSchema.safeParse({ name: ' # ' }).error?.issues[0]?.message).toBe('Tag name is required');
     expect(TagRenameSchema.safeParse({ name: 'a,b' }).success).toBe(false);
+    // Invisible characters are dropped (a name of nothing else is empty); joiners inside emoji stay.
+    expect(TagRenameSchema.safeParse({ name: '\u200b' }).error?.issues[0]?.message).toBe('Tag name is required');
+    expect(TagRenameSchema.parse({ name: '\ufeff#data\u200bviz\u00ad' })).toEqual({ name: 'dataviz' });
+    expect(TagRenameSchema.parse({ name: '👩‍💻 🏴󠁧󠁢󠁳󠁣󠁴󠁿' })).toEqual({ name: '👩‍💻 🏴󠁧󠁢󠁳󠁣󠁴󠁿' });
   });
 
   it('checks each bulk action’s own fields', () => {

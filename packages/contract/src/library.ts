@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema } from './common.js';
+import { cleanTag, IdSchema } from './common.js';
 import { Limits, TagMessages } from './messages.js';
 
 /** Why a link's page could not be analysed, in the words the card and the add dialog show. */
@@ -84,8 +84,7 @@ export type TagsResponse = z.infer<typeof TagsResponseSchema>;
 
 const TagName = z
   .string({ error: 'Tag name is required' })
-  .trim()
-  .transform((v) => v.replace(/^#+/, '').replace(/\s+/g, ' ').trim())
+  .transform(cleanTag)
   .pipe(
     z
       .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Limits, Messages, TagMessages } from './messages.js';
-import { QueryBoolean, TimestampSchema } from './common.js';
+import { cleanTag, QueryBoolean, tagKey, TimestampSchema, visibleText, withoutInvisibles } from './common.js';
 import { AnalysisFailureSchema } from './library.js';
 
 export const DEFAULT_CATEGORIES = [
@@ -36,16 +36,6 @@ export type EncryptedCredential = z.infer<typeof EncryptedCredentialSchema>;
 const CredentialsInput = z.array(EncryptedCredentialSchema).max(Limits.credentialsPerLink, {
   error: `A link holds at most ${Limits.credentialsPerLink} credentials`,
 });
-
-/** Trim, drop a leading '#', collapse inner whitespace: the display form of a tag. */
-export function cleanTag(raw: string): string {
-  return raw.trim().replace(/^#+/, '').replace(/\s+/g, ' ').trim();
-}
-
-/** The key two tags are compared by (case-insensitive, Unicode-normalised). */
-export function tagKey(tag: string): string {
-  return cleanTag(tag).normalize('NFKC').toLocaleLowerCase('en-US');
-}
 
 /**
  * Tags arrive as an array or a comma-separated string; entries are trimmed, empties dropped and
@@ -296,15 +286,15 @@ export const ReanalyzeResponseSchema = z.object({
 /** Search: the trimmed query needs at least `Limits.searchMinLength` characters; `#tag` searches a tag. */
 export const SearchQuerySchema = z
   .object({
-    // Invisible format characters (zero-width spaces, joiners, a BOM) are not text to search for.
+    // Invisible characters (zero-width spaces, a BOM) are not text to search for; joiners stay, as in tags.
     query: z
       .string({ error: Messages.searchTooShort })
-      .transform((q) => q.replace(/\p{Cf}/gu, ''))
+      .transform(withoutInvisibles)
       .pipe(
         z
           .string()
           .trim()
-          .min(Limits.searchMinLength, { error: Messages.searchTooShort })
+          .refine((q) => visibleText(q).length >= Limits.searchMinLength, { error: Messages.searchTooShort })
           .max(Limits.searchMax, { error: `Search text can be at most ${Limits.searchMax} characters` }),
       ),
     sortBy: z.string().optional(),

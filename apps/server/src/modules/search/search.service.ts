@@ -29,7 +29,7 @@ export interface SearchDeps {
   warn: (context: object, message: string) => void;
 }
 
-/** Candidates taken from each ranking before fusion: enough for the largest page and some overlap. */
+/** Candidates taken from each ranking before fusion: a default page and some overlap; a larger page takes its size. */
 const CANDIDATES = 100;
 /** USE-lite's floor (its calibration), kept for the search benchmark's vector scans. */
 export const MIN_COSINE = DEFAULT_CALIBRATION.floor;
@@ -150,18 +150,19 @@ export class SearchService {
       }),
     );
     const terms = searchTerms(query.query);
+    const candidates = Math.max(CANDIDATES, query.limit);
     // Each model's scores of every row, kept for a second look at the text hits (`unrelated`).
     const scanned: (Float32Array | undefined)[] = [];
     // Whether the model read any meaning into the query (a query of unknown words gets zeros).
     const meaningful: boolean[] = [];
     // On PostgreSQL the vector scan (this thread) runs while the database answers the text search.
     const [firstText, vector] = await Promise.all([
-      search.textHits(actor.userId, terms, cutoff, CANDIDATES, actor.linkCount),
+      search.textHits(actor.userId, terms, cutoff, candidates, actor.linkCount),
       Promise.all(
         perModel.map(({ vectors, queryVector, calibration }, i) =>
           queryVector
             ? queryVector.then((q) => {
-                const found = this.nearest(vectors, q, cutoff, calibration);
+                const found = this.nearest(vectors, q, cutoff, calibration, candidates);
                 scanned[i] = found.scores;
                 meaningful[i] = q?.some((x) => x !== 0) ?? false;
                 return found.hits.map((hit) => ({ ...hit, calibration }));
@@ -175,7 +176,7 @@ export class SearchService {
     if (text.length === 0) {
       // Close spellings are a guess that the model can check when it read meaning into the query:
       // a page it places below its floor was found by other words ("medieval" as "media").
-      const guessed = await this.typoHits(actor, terms, cutoff);
+      const guessed = await this.typoHits(actor, terms, cutoff, candidates);
       const below = meaningful[0] ? unrelated(guessed, perModel[0]?.vectors, scanned[0], calibration) : null;
       text = below ? guessed.filter((id) => !below.has(id)) : guessed;
     }
@@ -187,7 +188,7 @@ export class SearchService {
       const below = unrelated(text, perModel[0]?.vectors, scanned[0], calibration);
       if (below && below.size > 0) {
         const whole = terms.map((t) => ({ ...t, prefix: false }));
-        const exact = new Set(await search.textHits(actor.userId, whole, cutoff, CANDIDATES, actor.linkCount));
+        const exact = new Set(await search.textHits(actor.userId, whole, cutoff, candidates, actor.linkCount));
         text = text.filter((id) => !below.has(id) || exact.has(id));
       }
     }
@@ -203,7 +204,7 @@ export class SearchService {
    * Retries a search that found nothing with close spellings of its words, taken from the words
    * the user's links are indexed under (`SearchRepository.spellings`).
    */
-  private async typoHits(actor: Actor, terms: Term[], cutoff: Cutoff | null): Promise<string[]> {
+  private async typoHits(actor: Actor, terms: Term[], cutoff: Cutoff | null, candidates: number): Promise<string[]> {
     const { search } = this.deps;
     if (terms.length === 0) return [];
     const initials = [...new Set(terms.filter((t) => allowedEdits(t.word) > 0).map((t) => t.word.slice(0, 1)))];
@@ -213,7 +214,7 @@ export class SearchService {
     const indexed = new Set(known);
     const corrected = terms.map((t) => ({ ...t, alternatives: indexed.has(t.word) ? [] : closeTerms(t.word, known) }));
     if (corrected.every((t) => t.alternatives.length === 0)) return [];
-    return search.textHits(actor.userId, corrected, cutoff, CANDIDATES, actor.linkCount);
+    return search.textHits(actor.userId, corrected, cutoff, candidates, actor.linkCount);
   }
 
   /**
@@ -253,6 +254,7 @@ export class SearchService {
     query: Float32Array | null,
     cutoff: Cutoff | null,
     calibration: Calibration,
+    candidates: number,
   ): { hits: { id: string; cosine: number }[]; scores?: Float32Array } {
     if (!query || vectors.ids.length === 0) return { hits: [] };
     const accept = cutoff
@@ -262,7 +264,7 @@ export class SearchService {
     const { ranking } = calibration;
     // The cosine decides what matches; a model with a ranking orders what it let through (decision 0022).
     const parts = ranking && rankingParts(query, ranking);
-    const hits = topOf(vectors, scores, CANDIDATES, calibration.floor, accept).map((h) => ({
+    const hits = topOf(vectors, scores, candidates, calibration.floor, accept).map((h) => ({
       id: vectors.ids[h.index] ?? '',
       cosine:
         ranking && parts
