@@ -110,6 +110,15 @@ export function extensionJourneys(): void {
       );
     const lookup = async (url: string) => (await client.lookupLink({ query: { url } })).data;
 
+    void it('opens the popup at its own width, whatever width the browser starts it at', async () => {
+      // The toolbar popup starts narrow and grows to its content: nothing in it may follow that width.
+      const narrow = await ext.context.newPage();
+      await narrow.setViewportSize({ width: 120, height: 600 });
+      await narrow.goto(`chrome-extension://${ext.id}/popup.html`);
+      assert.equal((await narrow.locator('body').boundingBox())?.width, 360);
+      await narrow.close();
+    });
+
     void it('installs with its fixed id, its shortcut and the least permissions', async () => {
       assert.ok(ready, `${CHROME_DIR} is missing: run \`npm run build\` first`);
       assert.equal(ext.id, BUILT_CHROME_EXTENSION_ID);
@@ -312,6 +321,22 @@ export function extensionJourneys(): void {
       );
       const resent = await flush();
       assert.deepEqual([resent.sent, resent.left], [1, 0]);
+      // A save queued while another account was connected waits for that account, never this one.
+      const foreign = site.url('/another-accounts-page');
+      await sw(
+        (url: string) =>
+          chrome.storage.local.set({
+            queue: [{ id: 'theirs', body: { url }, attempts: 1, nextAt: 0, account: 'someone@example.com on x' }],
+          }),
+        foreign,
+      );
+      const kept = await flush();
+      assert.deepEqual([kept.sent, kept.left], [0, 1]);
+      assert.equal(await lookup(foreign), null);
+      await options
+        .getByText('1 page saved while another account was connected waits for it', { exact: false })
+        .waitFor();
+      await sw(() => chrome.storage.local.set({ queue: [] }));
       const all = await client.listLinks({ query: { search: 'offline' } });
       assert.equal(all.data.filter((l) => l.url === page.url()).length, 1, 'exactly one link');
       assert.equal(await sw(() => chrome.alarms.get('linkwise-retry')), undefined);
@@ -344,6 +369,26 @@ export function extensionJourneys(): void {
       assert.equal(outcome.message, `You've reached your limit of ${LIMIT} links`);
       assert.equal(await sw((id: number) => chrome.action.getBadgeText({ tabId: id }), tabId), '!');
       await popup.close();
+
+      // A page saved offline that the server refuses when it is back is kept in sight, not dropped.
+      await server.stop();
+      assert.equal((await command({ id: tabId, url: site.url('/offline-at-the-limit'), title: 'x' })).kind, 'queued');
+      await server.start();
+      const sent = await flush();
+      assert.deepEqual([sent.sent, sent.left], [0, 0]);
+      await eventually('the refusal on the icon', async () => (await sw(() => chrome.action.getBadgeText({}))) === '!');
+      assert.match(await sw(() => chrome.action.getTitle({})), /1 page saved offline could not be added/);
+      const options = await ext.context.newPage();
+      await options.goto(`chrome-extension://${ext.id}/options.html`);
+      await options.getByText('1 page saved offline could not be added to Linkwise:').waitFor();
+      await options
+        .getByText(`${site.url('/offline-at-the-limit')} — You've reached your limit of ${LIMIT} links`)
+        .waitFor();
+      await screenshot(options, 'h-options-refused');
+      await options.getByRole('button', { name: 'Dismiss' }).click();
+      await options.getByRole('heading', { name: 'Not saved' }).waitFor({ state: 'hidden' });
+      await eventually('a clear icon', async () => (await sw(() => chrome.action.getBadgeText({}))) === '');
+      await options.close();
       await page.close();
     });
 

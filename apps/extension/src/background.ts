@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { clientFor } from './lib/api.js';
 import { BROWSER, SAVE_COMMAND } from './lib/env.js';
 import { showPageToast } from './lib/page-toast.js';
-import { RETRY_ALARM, flushQueue } from './lib/queue.js';
+import { RETRY_ALARM, flushQueue, queueFor } from './lib/queue.js';
 import { outcomeText, saveLink, type SaveOutcome } from './lib/save.js';
 import { getConnection, updateConnection } from './lib/state.js';
 import { fill, lockVault, loginsFor, onLockAlarm, unlock } from './lib/vault-session.js';
@@ -122,13 +122,22 @@ async function receiveToken(message: unknown, senderOrigin: string | undefined):
 const senderOrigin = (sender: chrome.runtime.MessageSender) =>
   sender.origin ?? (sender.url ? new URL(sender.url).origin : undefined);
 
-/** A signed-out extension says so on its icon everywhere, not only when the next save fails. */
+/**
+ * A signed-out extension, or offline saves the server refused, say so on its icon everywhere, not
+ * only when the next save fails.
+ */
 async function refreshGlobalBadge(): Promise<void> {
   const connection = await getConnection();
-  const text = connection.token && connection.needsReconnect ? '!' : '';
+  const signedOut = Boolean(connection.token && connection.needsReconnect);
+  const { refused } = await queueFor(connection);
+  const title = signedOut
+    ? 'Linkwise: reconnect to keep saving'
+    : refused.length > 0
+      ? `Linkwise: ${refused.length === 1 ? '1 page' : `${refused.length} pages`} saved offline could not be added (see Options)`
+      : 'Linkwise';
   await chrome.action.setBadgeBackgroundColor({ color: '#b91c1c' });
-  await chrome.action.setBadgeText({ text });
-  await chrome.action.setTitle({ title: text ? 'Linkwise: reconnect to keep saving' : 'Linkwise' });
+  await chrome.action.setBadgeText({ text: title === 'Linkwise' ? '' : '!' });
+  await chrome.action.setTitle({ title });
 }
 
 const PopupMessageSchema = z.discriminatedUnion('type', [
@@ -176,7 +185,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
   onLockAlarm(alarm.name);
 });
 chrome.storage.onChanged.addListener((changes) => {
-  if (changes.connection) void refreshGlobalBadge();
+  if (changes.connection || changes.refused) void refreshGlobalBadge();
 });
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   const fromExtension = sender.id === chrome.runtime.id && !sender.tab?.url?.startsWith('http');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback, originPattern, parseServerAddress } from './env.js';
 import { backoff } from './queue.js';
-import { outcomeText } from './save.js';
+import { Limits, Messages } from '@linkwise/contract';
+import { outcomeText, saveLink } from './save.js';
 
 describe('server address', () => {
   it('accepts https anywhere and plain http only on this computer', () => {
@@ -22,9 +23,11 @@ describe('server address', () => {
     expect(parseServerAddress('https://user:secret@links.example.com')).toEqual({
       error: 'Leave the user name and password out of the address.',
     });
-    expect(parseServerAddress('https://exa mple.com')).toEqual({
-      error: 'This is not a web address. Example: https://links.example.com',
-    });
+    for (const typed of ['https://exa mple.com', 'not a url at all']) {
+      expect(parseServerAddress(typed)).toEqual({
+        error: 'This is not a web address. Example: https://links.example.com',
+      });
+    }
   });
 
   it('asks for the server host only, whatever its port', () => {
@@ -51,5 +54,20 @@ describe('save confirmations', () => {
     expect(outcomeText({ kind: 'failed', reason: 'limit', message: "You've reached your limit of 30 links" })).toBe(
       "You've reached your limit of 30 links",
     );
+  });
+});
+
+describe('pages that cannot be saved', () => {
+  it('tells a browser page from a web page the server would refuse, in the server’s words', async () => {
+    const refused = async (url: string) => {
+      const outcome = await saveLink({ url });
+      return outcome.kind === 'failed' ? outcome.message : outcome.kind;
+    };
+    expect(await refused('chrome://settings')).toBe('Only web pages (http and https) can be saved.');
+    expect(await refused('file:///home/me/notes.html')).toBe('Only web pages (http and https) can be saved.');
+    expect(await refused(`https://long.example.com/${'a'.repeat(Limits.urlMax)}`)).toBe(
+      `URLs can be at most ${Limits.urlMax} characters`,
+    );
+    expect(await refused('http://me:hunter2@intranet.example.com/page')).toBe(Messages.urlWithCredentials);
   });
 });

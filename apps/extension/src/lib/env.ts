@@ -25,6 +25,8 @@ export function isLoopback(origin: string): boolean {
 export function parseServerAddress(input: string): { origin: string } | { error: string } {
   const text = input.trim();
   if (!text) return { error: 'Enter the address of your Linkwise server.' };
+  // Browsers' URL parsers take spaces (as %20) in a host name; no server has one.
+  if (/\s/.test(text)) return { error: 'This is not a web address. Example: https://links.example.com' };
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);

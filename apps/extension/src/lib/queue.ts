@@ -1,6 +1,6 @@
 import { ApiError, type LinkCreateInput } from '@linkwise/contract';
 import { connectedClient, isUnauthorized, isUnreachable } from './api.js';
-import { isConnected } from './state.js';
+import { isConnected, type Connection } from './state.js';
 
 /** A save the server could not take yet. Kept in storage.local, so a browser restart loses nothing. */
 export interface PendingSave {
@@ -9,7 +9,22 @@ export interface PendingSave {
   attempts: number;
   /** Epoch ms of the next attempt. */
   nextAt: number;
+  /** Whose save it is (`accountOf`): it goes to that account only. Missing on saves queued before. */
+  account?: string;
 }
+
+/** A queued save the server refused when it came back (say, the plan's limit): kept until dismissed. */
+export interface RefusedSave {
+  id: string;
+  url: string;
+  message: string;
+  account?: string;
+}
+
+/** The account a save belongs to: the server and the signed-in user. */
+export const accountOf = (c: Pick<Connection, 'server' | 'user'>): string => `${c.user?.email ?? ''} on ${c.server}`;
+
+const isFor = (account: string) => (p: { account?: string }) => p.account === undefined || p.account === account;
 
 export const RETRY_ALARM = 'linkwise-retry';
 const BASE_DELAY_MS = 30_000;
@@ -26,19 +41,50 @@ export async function pendingSaves(): Promise<PendingSave[]> {
   return stored.queue ?? [];
 }
 
-async function writeQueue(queue: PendingSave[]): Promise<void> {
+/** Stores the queue; retries are scheduled for `account`'s saves only (the others wait for their account). */
+async function writeQueue(queue: PendingSave[], account: string): Promise<void> {
   await chrome.storage.local.set({ queue });
-  const next = Math.min(...queue.map((p) => p.nextAt));
-  if (queue.length) await chrome.alarms.create(RETRY_ALARM, { when: Math.max(Date.now() + 1000, next) });
+  const due = queue.filter(isFor(account));
+  const next = Math.min(...due.map((p) => p.nextAt));
+  if (due.length) await chrome.alarms.create(RETRY_ALARM, { when: Math.max(Date.now() + 1000, next) });
   else await chrome.alarms.clear(RETRY_ALARM);
 }
 
-/** Queues a save; a URL already waiting is not queued twice. */
-export async function enqueue(body: LinkCreateInput, now = Date.now()): Promise<void> {
+/** Queues a save of `account`; a URL already waiting for it is not queued twice. */
+export async function enqueue(body: LinkCreateInput, account: string, now = Date.now()): Promise<void> {
   const queue = await pendingSaves();
-  if (queue.some((p) => p.body.url === body.url)) return;
-  queue.push({ id: crypto.randomUUID(), body, attempts: 1, nextAt: now + backoff(1) });
-  await writeQueue(queue);
+  if (queue.some((p) => p.body.url === body.url && isFor(account)(p))) return;
+  queue.push({ id: crypto.randomUUID(), body, attempts: 1, nextAt: now + backoff(1), account });
+  await writeQueue(queue, account);
+}
+
+export async function refusedSaves(): Promise<RefusedSave[]> {
+  const stored = await chrome.storage.local.get<{ refused?: RefusedSave[] }>('refused');
+  return stored.refused ?? [];
+}
+
+/** The queue as the connected account sees it: its own saves, and how many wait for other accounts. */
+export async function queueFor(c: Pick<Connection, 'server' | 'user'>): Promise<{
+  mine: PendingSave[];
+  others: PendingSave[];
+  refused: RefusedSave[];
+}> {
+  const mine = isFor(accountOf(c));
+  const queue = await pendingSaves();
+  return {
+    mine: queue.filter(mine),
+    others: queue.filter((p) => !mine(p)),
+    refused: (await refusedSaves()).filter(mine),
+  };
+}
+
+/** Drops the refused saves of this account (Dismiss), or queues them again first (Try again). */
+export async function settleRefused(c: Pick<Connection, 'server' | 'user'>, retry: boolean): Promise<void> {
+  const account = accountOf(c);
+  const refused = await refusedSaves();
+  const mine = refused.filter(isFor(account));
+  await chrome.storage.local.set({ refused: refused.filter((r) => !isFor(account)(r)) });
+  if (retry) for (const r of mine) await enqueue({ url: r.url }, account);
 }
 
 export interface FlushResult {
@@ -66,10 +112,13 @@ async function flush(force: boolean): Promise<FlushResult> {
   const { api, connection } = await connectedClient();
   const queue = await pendingSaves();
   if (!queue.length || !isConnected(connection)) return { ...result, left: queue.length };
+  const account = accountOf(connection);
   const keep: PendingSave[] = [];
+  const refused: RefusedSave[] = [];
   let reachable = true;
   for (const item of queue) {
-    if (!reachable || (!force && item.nextAt > Date.now())) {
+    // Another account's saves wait for it: the server must never file them under this one.
+    if (!reachable || !isFor(account)(item) || (!force && item.nextAt > Date.now())) {
       keep.push(item);
       continue;
     }
@@ -84,7 +133,9 @@ async function flush(force: boolean): Promise<FlushResult> {
         reachable = false;
         keep.push({ ...item, attempts: item.attempts + 1, nextAt: Date.now() + backoff(item.attempts + 1) });
       } else {
-        result.failed.push({ url: item.body.url, message: error instanceof Error ? error.message : String(error) });
+        const message = error instanceof Error ? error.message : String(error);
+        result.failed.push({ url: item.body.url, message });
+        refused.push({ id: item.id, url: item.body.url, message, account });
       }
     }
   }
@@ -92,6 +143,8 @@ async function flush(force: boolean): Promise<FlushResult> {
   const latest = await pendingSaves();
   const handled = new Set(queue.map((p) => p.id));
   const merged = [...keep, ...latest.filter((p) => !handled.has(p.id))];
-  await writeQueue(merged);
+  await writeQueue(merged, account);
+  // Refused saves stay in sight (badge, options page) until the user dismisses or retries them.
+  if (refused.length > 0) await chrome.storage.local.set({ refused: [...(await refusedSaves()), ...refused] });
   return { ...result, left: merged.length };
 }

@@ -1,6 +1,6 @@
 import { ApiError, UrlSchema, type Link, type LinkCreateInput } from '@linkwise/contract';
 import { connectedClient, isUnauthorized, isUnreachable } from './api.js';
-import { enqueue, flushQueue } from './queue.js';
+import { accountOf, enqueue, flushQueue } from './queue.js';
 import { isConnected } from './state.js';
 
 export type SaveOutcome =
@@ -25,8 +25,13 @@ export function outcomeText(outcome: SaveOutcome): string {
 
 /** Saves one page or link. A server that cannot be reached gets it later (the queue), never twice. */
 export async function saveLink(body: LinkCreateInput): Promise<SaveOutcome> {
-  if (!UrlSchema.safeParse(body.url).success) {
-    return { kind: 'failed', reason: 'invalid', message: 'Only web pages (http and https) can be saved.' };
+  const checked = UrlSchema.safeParse(body.url);
+  if (!checked.success) {
+    // A browser page or a file is not a web page; a web page too long to store, or with a password in
+    // its address, is told so in the words the server would use.
+    const webPage = /^https?:\/\//i.test(body.url.trim());
+    const message = webPage ? checked.error.issues[0]?.message : undefined;
+    return { kind: 'failed', reason: 'invalid', message: message ?? 'Only web pages (http and https) can be saved.' };
   }
   const { api, connection } = await connectedClient();
   if (!connection.token) {
@@ -52,7 +57,7 @@ export async function saveLink(body: LinkCreateInput): Promise<SaveOutcome> {
       return { kind: 'failed', reason: 'reconnect', message: 'Your Linkwise session ended. Reconnect to save.' };
     }
     if (isUnreachable(error)) {
-      await enqueue(body);
+      await enqueue(body, accountOf(connection));
       return { kind: 'queued' };
     }
     return { kind: 'failed', reason: 'error', message: error instanceof Error ? error.message : 'Saving failed.' };

@@ -1,4 +1,5 @@
 import {
+  ApiError,
   decryptCredential,
   unlockVault,
   VaultError,
@@ -40,9 +41,16 @@ async function current(): Promise<{ api: ApiClient; server: string; unlocked: ty
   return { api, server: connection.server, unlocked: session };
 }
 
+/** Said when the server does not answer (or signed the extension out) while the vault is used. */
+export const VAULT_UNREACHABLE = 'Linkwise cannot be reached right now. Try again in a moment.';
+
 export async function unlock(masterPassword: string): Promise<{ ok: true } | { ok: false; error: string }> {
   const { api, server } = await current();
-  const [{ data }, { user }] = await Promise.all([api.getVault(), api.me()]);
+  const answers = await Promise.all([api.getVault(), api.me()]).catch((error: unknown) =>
+    error instanceof ApiError && error.status < 500 ? error : null,
+  );
+  if (!answers || answers instanceof ApiError) return { ok: false, error: answers?.message ?? VAULT_UNREACHABLE };
+  const [{ data }, { user }] = answers;
   if (!data) return { ok: false, error: 'Set a master password in Linkwise first (Profile › Vault).' };
   try {
     session = { key: await unlockVault(masterPassword, data), userId: user.id, server, lastUsed: Date.now() };
@@ -97,11 +105,16 @@ export async function loginsFor(pageUrl: string): Promise<{ count: number; locke
 }
 
 /** Fills one credential into the tab, after checking the tab shows the credential's own origin. */
-export async function fill(tabId: number, linkId: string, credentialId: string): Promise<FillResult | 'locked'> {
+export async function fill(
+  tabId: number,
+  linkId: string,
+  credentialId: string,
+): Promise<FillResult | 'locked' | 'unreachable'> {
   const { api, unlocked } = await current();
   if (!unlocked) return 'locked';
   touch();
-  const link = await api.getLink({ params: { id: linkId } });
+  const link = await api.getLink({ params: { id: linkId } }).catch(() => null);
+  if (!link) return 'unreachable';
   const encrypted = link.credentials.find((c) => c.id === credentialId);
   if (!encrypted) return 'no-access';
   const origin = new URL(link.url).origin;

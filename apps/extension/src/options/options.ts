@@ -1,6 +1,6 @@
 import { clientFor } from '../lib/api.js';
 import { BROWSER, isLoopback, originPattern, parseServerAddress } from '../lib/env.js';
-import { pendingSaves } from '../lib/queue.js';
+import { queueFor, settleRefused } from '../lib/queue.js';
 import { getConnection, updateConnection, type Connection } from '../lib/state.js';
 import { currentShortcut } from '../lib/welcome.js';
 
@@ -116,11 +116,45 @@ $<HTMLButtonElement>('retry').addEventListener('click', () => {
   void chrome.runtime.sendMessage({ type: 'flush' }).then(() => renderQueue());
 });
 
+for (const [id, retry] of [
+  ['refused-retry', true],
+  ['refused-dismiss', false],
+] as const) {
+  $<HTMLButtonElement>(id).addEventListener('click', () => {
+    void (async () => {
+      await settleRefused(await getConnection(), retry);
+      if (retry) await chrome.runtime.sendMessage({ type: 'flush' });
+      await renderQueue();
+      // The panel is gone with the button: keep the keyboard on the page.
+      if ($('refused-panel').hidden) status.focus();
+    })();
+  });
+}
+
+const pages = (n: number) => (n === 1 ? '1 saved page' : `${n} saved pages`);
+const count = (n: number) => (n === 1 ? '1 page' : `${n} pages`);
+
 async function renderQueue(): Promise<void> {
-  const queue = await pendingSaves();
-  $('queue-panel').hidden = queue.length === 0;
-  $('queue-text').textContent =
-    queue.length === 1 ? '1 saved page waits for the server.' : `${queue.length} saved pages wait for the server.`;
+  const c = await getConnection();
+  const { mine, others, refused } = await queueFor(c);
+  $('queue-panel').hidden = mine.length === 0 && others.length === 0;
+  $('queue-text').textContent = `${pages(mine.length)} ${mine.length === 1 ? 'waits' : 'wait'} for the server.`;
+  $('queue-others').hidden = others.length === 0;
+  $('queue-others').textContent =
+    `${count(others.length)} saved while another account was connected ${others.length === 1 ? 'waits' : 'wait'}` +
+    ' for it, and will be sent when that account connects again.';
+  $('refused-panel').hidden = refused.length === 0;
+  $('refused-text').textContent = `${count(refused.length)} saved offline could not be added to Linkwise:`;
+  $('refused-list').replaceChildren(
+    ...refused.map((r) => {
+      const li = document.createElement('li');
+      const url = document.createElement('span');
+      url.className = 'url';
+      url.textContent = r.url;
+      li.append(url, document.createTextNode(` — ${r.message}`));
+      return li;
+    }),
+  );
 }
 
 async function renderShortcut(): Promise<void> {
@@ -134,7 +168,7 @@ async function renderShortcut(): Promise<void> {
 
 chrome.storage.onChanged.addListener((changes) => {
   if (changes.connection) void getConnection().then(render);
-  if (changes.queue) void renderQueue();
+  if (changes.queue || changes.refused || changes.connection) void renderQueue();
 });
 void getConnection().then(render);
 void renderQueue();

@@ -1,9 +1,10 @@
 import type { Link } from '@linkwise/contract';
 import type { FillResult } from '../lib/fill-login.js';
-import type { LoginChoice } from '../lib/vault-session.js';
+import { VAULT_UNREACHABLE, type LoginChoice } from '../lib/vault-session.js';
 import type { Connection } from '../lib/state.js';
 
-const FILL_MESSAGES: Record<FillResult | 'locked', { text: string; tone: string }> = {
+const FILL_MESSAGES: Record<FillResult | 'locked' | 'unreachable', { text: string; tone: string }> = {
+  unreachable: { text: VAULT_UNREACHABLE, tone: 'error' },
   filled: { text: 'Filled in. Check the page, then sign in.', tone: 'ok' },
   'origin-mismatch': { text: 'This login belongs to another site: nothing was filled.', tone: 'error' },
   'no-password-field': { text: 'This page has no password field to fill.', tone: 'error' },
@@ -61,14 +62,14 @@ export function mountLogin(
         button.addEventListener('click', () => {
           if (page.tabId === undefined) return;
           void chrome.runtime
-            .sendMessage<unknown, FillResult | 'locked'>({
+            .sendMessage<unknown, FillResult | 'locked' | 'unreachable' | undefined>({
               type: 'fill',
               tabId: page.tabId,
               linkId: choice.linkId,
               credentialId: choice.credentialId,
             })
             .then((result) => {
-              const message = FILL_MESSAGES[result];
+              const message = FILL_MESSAGES[result ?? 'unreachable'];
               say(message.text, message.tone);
               if (result === 'filled') setTimeout(() => window.close(), 1200);
             });
@@ -90,11 +91,13 @@ export function mountLogin(
     if (!password) return;
     say('Unlocking…');
     void chrome.runtime
-      .sendMessage<unknown, { ok: boolean; error?: string }>({ type: 'vault-unlock', password })
+      .sendMessage<unknown, { ok: boolean; error?: string } | undefined>({ type: 'vault-unlock', password })
       .then((answer) => {
         master.value = '';
-        if (answer.ok) void load();
-        else say(answer.error ?? 'Wrong master password.', 'error');
+        if (answer?.ok) void load();
+        else say(answer ? (answer.error ?? 'Wrong master password.') : VAULT_UNREACHABLE, 'error');
+        // The form stays: the keyboard goes back to the password field for another try.
+        if (!answer?.ok) master.focus();
       });
   });
   void load();
