@@ -278,6 +278,18 @@ export function libraryJourneys(ctx: Context): void {
 
     void it('bulk: shift-click a range, set the category; delete with confirmation, undo, then delete', async () => {
       const { page } = w;
+      // On a phone, a card ticked at the bottom of the list keeps the bar in sight (under the header).
+      const size = page.viewportSize();
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.getByLabel(`Select ${titles.alpha}`).scrollIntoViewIfNeeded();
+      await page.getByLabel(`Select ${titles.alpha}`).click();
+      const shown = await page.getByRole('toolbar', { name: 'Selected links' }).boundingBox();
+      assert.ok(
+        shown && shown.y >= 64 && shown.y + shown.height <= 740,
+        `the bar is in view: ${JSON.stringify(shown)}`,
+      );
+      await page.getByRole('toolbar', { name: 'Selected links' }).getByRole('button', { name: 'Clear' }).click();
+      if (size) await page.setViewportSize(size);
       await page.getByLabel(`Select ${titles.epsilon}`).click();
       await page.getByLabel(`Select ${titles.gamma}`).click({ modifiers: ['Shift'] });
       const bar = page.getByRole('toolbar', { name: 'Selected links' });
@@ -334,8 +346,20 @@ export function libraryJourneys(ctx: Context): void {
       await page.locator('body').click({ position: { x: 5, y: 300 } });
 
       await page.keyboard.press('n');
-      await page.getByRole('dialog', { name: 'Add New Link' }).waitFor();
+      const adding = page.getByRole('dialog', { name: 'Add New Link' });
+      await adding.waitFor();
+      // A link already saved, sent from the Add button by keyboard: the address is marked and focused.
+      await adding.getByLabel('URL').fill(`${pages.base}/beta`);
+      await adding.getByRole('button', { name: 'Add Link' }).focus();
+      await page.keyboard.press('Enter');
+      await adding.getByText('You have already saved this link.').waitFor();
+      await waitForFocus(adding.getByLabel('URL'));
+      assert.equal(await adding.getByLabel('URL').getAttribute('aria-invalid'), 'true');
       await page.keyboard.press('Escape');
+      await page
+        .getByRole('alertdialog', { name: 'Discard changes?' })
+        .getByRole('button', { name: 'Discard Changes' })
+        .click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
 
       await page.keyboard.press('?');

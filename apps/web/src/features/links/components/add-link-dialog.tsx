@@ -68,6 +68,8 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
     handleSubmit,
     getValues,
     setValue,
+    setError,
+    setFocus,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<AddLinkForm>({
     resolver: zodResolver(AddLinkFormSchema),
@@ -132,7 +134,14 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
         onLimitReached();
         return;
       }
-      toast.error(errorMessage(error, 'Failed to add link'));
+      const message = errorMessage(error, 'Failed to add link');
+      toast.error(message);
+      // The disabled Add button lost the keyboard's focus: it goes to the address, marked when it is the cause.
+      if (error instanceof ApiError && ['DUPLICATE_LINK', 'VALIDATION_ERROR'].includes(error.code)) {
+        setError('url', { message }, { shouldFocus: true });
+      } else {
+        setFocus('url');
+      }
       return;
     }
     // The link's id is part of each credential's additional data, so credentials are encrypted

@@ -89,11 +89,13 @@ export function BulkBar({
     setAsk(what);
   };
 
+  // The bar comes before the list, so it sticks under the navbar (4 rem and its border): a bottom edge
+  // would hold it only while its own place is below the screen, never for a card ticked further down.
   return (
     <div
       role="toolbar"
       aria-label="Selected links"
-      className="sticky bottom-3 z-30 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-brand-500/40 bg-white/95 p-2 shadow-lg backdrop-blur dark:border-brand-600/40 dark:bg-slate-900/95"
+      className="sticky top-[4.75rem] z-20 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-brand-500/40 bg-white/95 p-2 shadow-lg backdrop-blur dark:border-brand-600/40 dark:bg-slate-900/95"
     >
       <span className="px-2 text-sm font-semibold" aria-live="polite">
         {count} selected
