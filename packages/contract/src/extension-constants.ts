@@ -13,8 +13,11 @@ export const BUILT_CHROME_EXTENSION_ID = 'genhakgiknpkegpfiickggmgmniiblko';
 /** The Firefox package's add-on id (`browser_specific_settings.gecko.id`). */
 export const FIREFOX_EXTENSION_ID = 'extension@linkwise.app';
 
-/** Default save shortcuts: Firefox keeps Ctrl+Shift+H for its History window. */
-export const EXTENSION_SHORTCUTS = { chrome: 'Ctrl+Shift+H', firefox: 'Alt+Shift+H' } as const;
+/**
+ * Default save shortcuts: Firefox keeps Ctrl+Shift+H for its History window, and Alt+Shift+H opens its
+ * Help menu (Alt with a menu's letter), so Firefox gets a letter no menu of it uses.
+ */
+export const EXTENSION_SHORTCUTS = { chrome: 'Ctrl+Shift+H', firefox: 'Alt+Shift+K' } as const;
 
 /** The message the sign-in page hands the extension its token in (never through the address bar). */
 export const EXTENSION_TOKEN_MESSAGE = 'linkwise-extension-token';

@@ -44,7 +44,7 @@ describe('bookmarklet', () => {
 
 describe('welcome page shortcut', () => {
   it('shows the shortcut the extension names, Ctrl+Shift+H otherwise', () => {
-    expect(welcomeShortcut('Alt+Shift+H')).toBe('Alt+Shift+H');
+    expect(welcomeShortcut('Alt+Shift+K')).toBe('Alt+Shift+K');
     expect(welcomeShortcut(null)).toBe('Ctrl+Shift+H');
     expect(welcomeShortcut('<script>')).toBe('Ctrl+Shift+H');
   });

@@ -1,3 +1,4 @@
+import { EXTENSION_SHORTCUTS } from '@linkwise/contract';
 import { Crown, Lock } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -162,7 +163,8 @@ export default function ProfilePage() {
           Browser Extensions
         </h2>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-          Save any page with Ctrl+Shift+H (Alt+Shift+H in Firefox), or right-click a link to save it.
+          Save any page with {EXTENSION_SHORTCUTS.chrome} ({EXTENSION_SHORTCUTS.firefox} in Firefox), or right-click a
+          link to save it.
         </p>
         <ProfileInstallButtons />
       </section>
