@@ -509,6 +509,51 @@ describe.each(engines())('imports on %s', (engine) => {
     expect((await raw(server, 'GET', '/api/export?format=json', {})).status).toBe(401);
   });
 
+  it('imports its own CSV export back, and any CSV with a url column by its column names', async () => {
+    const { api, token } = await server.signUp('csv-source');
+    await importFile(server.url, token, fixture('chrome-bookmarks.html'));
+    const [first] = await allLinks(api);
+    await api.updateLink({
+      params: { id: first!.id },
+      body: { notes: 'Line one\nline "two", with a comma', isRead: true },
+    });
+    await api.createLink({ body: { url: 'https://csv.example.com/', title: '=HYPERLINK("x")', tags: ['a|b', 'c'] } });
+    const original = await allLinks(api);
+    const csv = await raw(server, 'GET', '/api/export?format=csv', { token });
+
+    const copy = await server.signUp('csv-copy');
+    const result = await importFile(server.url, copy.token, csv.text);
+    expect(result).toMatchObject({ status: 'done', format: 'csv', created: original.length, failed: 0, skipped: 0 });
+    const pick = (l: Link) => [
+      l.url,
+      l.title,
+      l.description,
+      l.category,
+      l.tags,
+      l.notes,
+      l.isRead,
+      l.isReadLater,
+      l.createdAt,
+    ];
+    expect((await allLinks(copy.api)).map(pick).sort()).toEqual(original.map(pick).sort());
+
+    const sheet = [
+      'Link,Name,Labels,Folder,Date Added,Read Later,Rating',
+      'https://sheet.example.com/1,First row,"x, y",Work / Papers,2021-03-04T05:06:07Z,yes,5',
+      'not a web address,Second row,,,,,',
+    ].join('\r\n');
+    const fromSheet = await importFile(server.url, copy.token, sheet);
+    expect(fromSheet).toMatchObject({ status: 'done', format: 'csv', created: 1, skipped: 1 });
+    expect(byUrl(await allLinks(copy.api)).get('https://sheet.example.com/1')).toMatchObject({
+      title: 'First row',
+      tags: ['x', 'y'],
+      category: 'Papers',
+      isReadLater: true,
+      createdAt: '2021-03-04T05:06:07.000Z',
+      notes: 'Rating: 5\n\nFolder: Work / Papers',
+    });
+  });
+
   it('imports a file of thousands of links in checkpointed batches', async () => {
     const { api, token } = await server.signUp('many');
     const result = await importFile(server.url, token, netscapeFile(1200));

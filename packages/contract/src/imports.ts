@@ -11,6 +11,7 @@ export const ImportFormats = [
   'linkwarden',
   'karakeep',
   'linkwise',
+  'csv',
 ] as const;
 export const ImportFormatSchema = z.enum(ImportFormats);
 export type ImportFormat = z.infer<typeof ImportFormatSchema>;
@@ -25,6 +26,7 @@ export const ImportFormatNames: Record<ImportFormat, string> = {
   linkwarden: 'Linkwarden backup',
   karakeep: 'Karakeep export',
   linkwise: 'Linkwise export',
+  csv: 'CSV with a url column (Linkwise CSV export, spreadsheets)',
 };
 
 /** Which folder becomes the category: the innermost (default), the top one, or none (folders become tags). */

@@ -322,7 +322,8 @@ export default function ImportPage() {
         <h1 className="text-2xl font-bold sm:text-3xl">Import links</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Bring your library from a browser (Chrome, Edge, Firefox, Safari, Brave), Pocket, Raindrop, Instapaper,
-          Omnivore, Linkwarden, Karakeep, linkding or a Linkwise export. Links you already saved are never doubled.
+          Omnivore, Linkwarden, Karakeep, linkding, a Linkwise export, or any CSV file with a url column. Links you
+          already saved are never doubled.
         </p>
       </div>
 

@@ -2,7 +2,8 @@ import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { blankRecord, ImportFileError, timeOf, utf8Chunks, type ImportRecord, type ParsedItem } from './record.js';
 
-export type CsvFormat = 'pocket' | 'raindrop' | 'instapaper';
+/** `csv`: any other CSV with a url column (Linkwise's own CSV export, a spreadsheet), read by its column names. */
+export type CsvFormat = 'pocket' | 'raindrop' | 'instapaper' | 'csv';
 type Row = Record<string, string | undefined>;
 
 /** Which export a CSV header is: each service's columns as its documentation and export name them. */
@@ -15,7 +16,60 @@ export function sniffCsv(head: string): CsvFormat | null {
   if (columns.has('url') && columns.has('folder') && columns.has('selection') && columns.has('timestamp')) {
     return 'instapaper';
   }
+  if (URL_COLUMNS.some((c) => columns.has(c))) return 'csv';
   return null;
+}
+
+/** The names a column of each field goes by in a generic CSV, compared lowercased without spaces, '_' or '-'. */
+const URL_COLUMNS = ['url', 'link', 'href', 'address'];
+const GENERIC: Record<
+  'title' | 'description' | 'category' | 'tags' | 'notes' | 'read' | 'later' | 'created' | 'updated',
+  string[]
+> = {
+  title: ['title', 'name'],
+  description: ['description', 'excerpt', 'summary'],
+  category: ['category', 'folder', 'collection'],
+  tags: ['tags', 'tag', 'labels'],
+  notes: ['notes', 'note', 'comment'],
+  read: ['isread', 'read'],
+  later: ['isreadlater', 'readlater', 'unread'],
+  created: ['createdat', 'created', 'dateadded', 'added', 'timeadded'],
+  updated: ['updatedat', 'updated', 'lastmodified', 'modified'],
+};
+
+const yes = (value: string | undefined) => ['true', 'yes', '1', 'y'].includes(value?.trim().toLowerCase() ?? '');
+
+/**
+ * A CSV read by its column names. Columns no field takes go into the notes (as every importer does),
+ * except `aiDescription` of Linkwise's own export: the page is analysed again after the import.
+ */
+function genericRow(row: Row): ImportRecord {
+  const key = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
+  // Linkwise's export guards cells a spreadsheet would run as formulas with a leading quote: dropped here.
+  const plain = (value: string | undefined) => {
+    const text = value?.trim() ?? '';
+    return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+  };
+  const byKey = new Map(Object.entries(row).map(([name, value]) => [key(name), plain(value)]));
+  const pick = (names: string[]) => names.map((n) => byKey.get(n)).find((v) => v) ?? '';
+  const record = blankRecord(pick(URL_COLUMNS));
+  record.title = pick(GENERIC.title);
+  record.description = pick(GENERIC.description);
+  record.notes = pick(GENERIC.notes);
+  const category = pick(GENERIC.category);
+  if (category) record.folders = split(category, /\s*\/\s*/);
+  // Tags never hold a comma, so a list with one is split there only ("a|b, c"); else on '|' as Pocket writes.
+  const tags = pick(GENERIC.tags);
+  record.tags = split(tags, tags.includes(',') ? /,/ : /\|/);
+  record.isRead = yes(pick(GENERIC.read));
+  record.isReadLater = yes(pick(GENERIC.later));
+  record.createdAt = timeOf(pick(GENERIC.created));
+  record.updatedAt = timeOf(pick(GENERIC.updated));
+  const taken = new Set([...URL_COLUMNS, ...Object.values(GENERIC).flat(), 'aidescription']);
+  for (const [name, value] of Object.entries(row)) {
+    if (value?.trim() && !taken.has(key(name))) record.extras.push([name, plain(value)]);
+  }
+  return record;
 }
 
 const split = (value: string | undefined, separator: RegExp) =>
@@ -78,13 +132,15 @@ const mappers: Record<CsvFormat, (row: Row) => ImportRecord> = {
   pocket: pocketRow,
   raindrop: raindropRow,
   instapaper: instapaperRow,
+  csv: genericRow,
 };
 
 /** Streams a CSV export row by row (csv-parse): only the current row is held. */
 export async function* parseCsv(chunks: AsyncIterable<Buffer | string>, format: CsvFormat): AsyncGenerator<ParsedItem> {
   const parser = parse({
     bom: true,
-    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+    // A generic CSV keeps its headers as written: they label the columns kept in notes.
+    columns: (header: string[]) => header.map((h) => (format === 'csv' ? h.trim() : h.trim().toLowerCase())),
     relax_column_count: true,
     skip_empty_lines: true,
   });

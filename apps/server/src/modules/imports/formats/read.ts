@@ -71,6 +71,8 @@ export async function* readImportFile(file: string, format: ImportFormat): Async
       return;
     case 'raindrop':
     case 'instapaper':
+    case 'csv':
+      if (zipped) throw new ImportFileError('Expected a CSV file, not a ZIP archive.');
       yield* parseCsv(fileChunks(file), format);
       return;
     case 'linkwise':
