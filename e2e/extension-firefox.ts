@@ -189,7 +189,7 @@ export function firefoxJourneys(): void {
       await waitForText(popup, 'Firefox popup page');
       await popup.click('#submit');
       await waitForText(popup, 'Saved to Linkwise');
-      await waitForText(popup, 'Already saved.');
+      await waitForText(popup, 'Open in Linkwise');
       await popup.screenshot({ path: `${ARTIFACTS}/j-firefox-popup-saved.png` });
       assert.ok((await user.client.lookupLink({ query: { url } })).data);
       await popup.close();

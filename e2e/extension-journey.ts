@@ -21,7 +21,7 @@ import {
   type RestartableServer,
   type Site,
 } from './extension-harness.js';
-import { api, registerUser, screenshot, signInBrowser, writeArtifact } from './harness.js';
+import { api, registerUser, screenshot, signInBrowser, waitForFocus, writeArtifact } from './harness.js';
 import { firefoxJourneys } from './extension-firefox.js';
 import { realKeyJourney } from './extension-keys.js';
 
@@ -234,15 +234,25 @@ export function extensionJourneys(): void {
       await popup.getByRole('heading', { name: 'Rock pool creatures' }).waitFor();
       assert.equal(await popup.getByLabel('Title').inputValue(), 'Rock pool creatures');
       await popup.getByText(/Suggestions added|No suggestions for this page/).waitFor({ timeout: 20_000 });
-      await popup.getByText(/\d+ of 8 links used on the Free plan/).waitFor();
+      const usage = popup.getByText(/\d+ of 8 links used on the Free plan/);
+      const usedBefore = Number((await usage.textContent())?.split(' ')[0]);
       await screenshot(popup, 'h-popup-new');
       await popup.getByLabel('Tags').fill('marine, field trip');
       await popup.getByLabel('Read later').check();
-      await popup.getByRole('button', { name: 'Save', exact: true }).click();
+      // Saved from the keyboard: the focus goes on to the saved link, not to the page.
+      await popup.getByRole('button', { name: 'Save', exact: true }).focus();
+      await popup.keyboard.press('Enter');
       await popup.getByText('Saved to Linkwise').waitFor();
-      await popup.getByText('Already saved.').waitFor();
+      await waitForFocus(popup.getByRole('link', { name: 'Open in Linkwise' }));
+      assert.equal(await popup.getByText('Already saved.').isVisible(), false);
+      assert.equal(await popup.getByText(/Suggestions added|No suggestions/).count(), 0);
+      await popup.getByText(`${usedBefore + 1} of 8 links used on the Free plan`).waitFor();
       const saved = await lookup(page.url());
       assert.ok(saved);
+      assert.equal(
+        await popup.getByRole('link', { name: 'Open in Linkwise' }).getAttribute('href'),
+        `${server.url}/dashboard?q=${encodeURIComponent(saved.url)}`,
+      );
       assert.ok(saved.tags.includes('marine') && saved.tags.includes('field trip'), saved.tags.join());
       assert.equal(saved.isReadLater, true);
       await popup.close();

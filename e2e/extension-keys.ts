@@ -19,7 +19,7 @@ import {
   type RestartableServer,
   type Site,
 } from './extension-harness.js';
-import { registerUser, screenshot } from './harness.js';
+import { registerUser, screenshot, waitForFocus } from './harness.js';
 
 const CI = process.env.CI === 'true';
 const XDOTOOL = '/usr/bin/xdotool';
@@ -151,11 +151,19 @@ export function realKeyJourney(): void {
       await popup.getByLabel('Master password').fill('not the password');
       await popup.getByRole('button', { name: 'Unlock vault' }).click();
       await popup.getByText('Wrong master password.').waitFor({ timeout: 30_000 });
+      // The keyboard stays on the form for another try, and then moves on to the first login.
+      await waitForFocus(popup.getByLabel('Master password'));
       await popup.getByLabel('Master password').fill(master);
       await popup.getByRole('button', { name: 'Unlock vault' }).click();
       const fillButton = popup.getByRole('button', { name: 'Fill login ada@example.com' });
       await fillButton.waitFor({ timeout: 30_000 });
+      await waitForFocus(fillButton);
       await screenshot(popup, 'i-popup-login');
+      // A server that does not answer is said so, instead of nothing happening.
+      await server.stop();
+      await fillButton.click();
+      await popup.getByText('Linkwise cannot be reached right now. Try again in a moment.').waitFor();
+      await server.start();
       await fillButton.click();
       await popup.getByText('Filled in. Check the page, then sign in.').waitFor();
       assert.equal(await page.locator('#username').inputValue(), 'ada@example.com');

@@ -94,7 +94,8 @@ export function mountLogin(
       .sendMessage<unknown, { ok: boolean; error?: string } | undefined>({ type: 'vault-unlock', password })
       .then((answer) => {
         master.value = '';
-        if (answer?.ok) void load();
+        // The unlock form goes away with the keyboard's focus in it: the first login's Fill takes it.
+        if (answer?.ok) void load().then(() => list.querySelector('button')?.focus());
         else say(answer ? (answer.error ?? 'Wrong master password.') : VAULT_UNREACHABLE, 'error');
         // The form stays: the keyboard goes back to the password field for another try.
         if (!answer?.ok) master.focus();

@@ -86,11 +86,15 @@ function renderUsage(connection: Connection, usage: SubscriptionStatusResponse):
 }
 
 /** Editing a saved link in place: what the popup shows when the page is already in the library. */
-function showSaved(api: ApiClient, connection: Connection, link: Link): void {
+function showSaved(api: ApiClient, connection: Connection, link: Link, justSaved = false): void {
   show('form');
   $('saved-note').hidden = false;
+  // Just saved, the status line says so already.
+  $('saved-text').hidden = justSaved;
   $('new-fields').hidden = true;
-  $<HTMLAnchorElement>('open-link').href = `${connection.server}/dashboard`;
+  $('suggest-status').textContent = '';
+  // The library searched for the page's address: the link itself, wherever it sorts.
+  $<HTMLAnchorElement>('open-link').href = `${connection.server}/dashboard?q=${encodeURIComponent(link.url)}`;
   fields.category.value = link.category ?? '';
   fields.tags.value = link.tags.join(', ');
   fields.notes.value = link.notes ?? '';
@@ -182,11 +186,12 @@ function showNew(api: ApiClient, connection: Connection, page: TargetPage, canAd
       .then(async (outcome) => {
         if (outcome.kind === 'saved') {
           say('Saved to Linkwise', 'ok');
-          showSaved(api, connection, outcome.link);
+          showSaved(api, connection, outcome.link, true);
+          void api.subscriptionStatus().then((u) => renderUsage(connection, u));
         } else if (outcome.kind === 'already') {
           say('Already saved in Linkwise', 'ok');
           const { data } = await api.lookupLink({ query: { url: page.url } });
-          if (data) showSaved(api, connection, data);
+          if (data) showSaved(api, connection, data, true);
         } else if (outcome.kind === 'queued') {
           say('Saved offline: it reaches Linkwise when the server is back.', 'warn');
         } else if (outcome.reason === 'reconnect') {
@@ -194,10 +199,24 @@ function showNew(api: ApiClient, connection: Connection, page: TargetPage, canAd
         } else {
           say(outcome.message, 'error');
           submit.disabled = outcome.reason === 'limit';
-          if (outcome.reason === 'limit') void api.subscriptionStatus().then((u) => renderUsage(connection, u));
+          if (outcome.reason === 'limit') await api.subscriptionStatus().then((u) => renderUsage(connection, u));
         }
+        keepFocus();
       });
   };
+}
+
+/**
+ * The Save button the keyboard was on is disabled or gone once a save answered: the focus moves to
+ * what comes next (the saved link, Upgrade at the limit, else the status line) instead of the page.
+ */
+function keepFocus(): void {
+  const active = document.activeElement;
+  if (active && active !== document.body && (active !== submit || !submit.disabled)) return;
+  const next = [$('open-link'), $('upgrade'), submit].find(
+    (el) => el.offsetParent !== null && !('disabled' in el && el.disabled),
+  );
+  (next ?? $('status')).focus();
 }
 
 function showReconnect(connection: Connection): void {
