@@ -52,7 +52,7 @@ export function importJourneys(ctx: Context): void {
       await page.getByRole('radio', { name: 'Category: the innermost folder' }).waitFor();
       // Before anything is sent, the screen says how much the plan can still take.
       await page.getByText('Your Free plan has room for 5 more links').waitFor();
-      await page.getByText('The first 8 items of the file, as they will be saved').waitFor();
+      await preview.getByText('The first 8 items of the file, as they will be saved').waitFor();
       await screenshot(page, 'h-import-preview');
       await page.getByRole('button', { name: 'Import', exact: true }).click();
 
@@ -107,6 +107,13 @@ export function importJourneys(ctx: Context): void {
         ]);
         await chooser.setFiles(BOOKMARKS);
         await page.getByTestId('detected-format').waitFor();
+        // Each item reads whole at this width: category, tags, state and date under its title.
+        const item = page
+          .getByRole('list', { name: 'Preview' })
+          .getByRole('listitem')
+          .filter({ hasText: 'Research Papers' });
+        await item.getByText(/Research Papers · .*Read later/).waitFor();
+        assert.equal(await page.getByRole('table').isVisible(), false);
         const width = await page.evaluate<number>('document.documentElement.scrollWidth');
         assert.ok(width <= 390, `the import screen is ${width} px wide at 390 px`);
         await screenshot(page, 'h-import-phone');

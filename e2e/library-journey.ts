@@ -342,8 +342,12 @@ export function libraryJourneys(ctx: Context): void {
       // Typing in a field does not fire shortcuts.
       await page.keyboard.type('nx');
       assert.equal(await page.getByRole('dialog').count(), 0);
-      await page.getByLabel('Search links').fill('');
-      await page.locator('body').click({ position: { x: 5, y: 300 } });
+      // Escape clears the box; a second Escape leaves it, and the shortcuts answer again.
+      await page.keyboard.press('Escape');
+      assert.equal(await page.getByLabel('Search links').inputValue(), '');
+      assert.equal(await page.evaluate<string>('document.activeElement?.id ?? ""'), 'link-search');
+      await page.keyboard.press('Escape');
+      assert.equal(await page.evaluate<string>('document.activeElement?.id ?? ""'), '');
 
       await page.keyboard.press('n');
       const adding = page.getByRole('dialog', { name: 'Add New Link' });

@@ -64,14 +64,41 @@ function PlanRoom() {
   );
 }
 
+const rowState = (row: ImportPreview['rows'][number]) =>
+  row.isRead ? 'Read' : row.isReadLater ? 'Read later' : 'Unread';
+const rowSaved = (row: ImportPreview['rows'][number]) =>
+  row.createdAt ? new Date(row.createdAt).toLocaleDateString() : 'Now';
+
 function PreviewTable({ preview }: { preview: ImportPreview }) {
+  const caption = `The first ${preview.rows.length} ${preview.rows.length === 1 ? 'item' : 'items'} of the file, as they will be saved`;
   return (
-    <div className="mt-4 overflow-x-auto">
+    <>
+      {/* A phone gets each item as a short card: five columns do not fit its width. */}
+      <div className="mt-4 sm:hidden">
+        <p className="pb-2 text-xs text-slate-600 dark:text-slate-400">{caption}</p>
+        <ul aria-label="Preview" className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
+          {preview.rows.map((row, i) => (
+            <li key={i} className="py-2">
+              <div className="truncate font-medium">{row.title || row.url}</div>
+              <div className="truncate text-xs text-slate-500 dark:text-slate-400">{row.url}</div>
+              <div className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+                {[row.category, row.tags.join(', '), rowState(row), rowSaved(row)].filter(Boolean).join(' · ')}
+              </div>
+              {row.problem && <div className="text-xs text-red-600 dark:text-red-400">Skipped: {row.problem}</div>}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <PreviewGrid preview={preview} caption={caption} />
+    </>
+  );
+}
+
+function PreviewGrid({ preview, caption }: { preview: ImportPreview; caption: string }) {
+  return (
+    <div className="mt-4 hidden overflow-x-auto sm:block">
       <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="pb-2 text-left text-xs text-slate-600 caption-top dark:text-slate-400">
-          The first {preview.rows.length} {preview.rows.length === 1 ? 'item' : 'items'} of the file, as they will be
-          saved
-        </caption>
+        <caption className="pb-2 text-left text-xs text-slate-600 caption-top dark:text-slate-400">{caption}</caption>
         <thead className="text-xs uppercase text-slate-500 dark:text-slate-400">
           <tr>
             <th className="py-2 pr-3">Title</th>
@@ -91,8 +118,8 @@ function PreviewTable({ preview }: { preview: ImportPreview }) {
               </td>
               <td className="py-2 pr-3">{row.category ?? '—'}</td>
               <td className="py-2 pr-3">{row.tags.join(', ') || '—'}</td>
-              <td className="py-2 pr-3">{row.isRead ? 'Read' : row.isReadLater ? 'Read later' : 'Unread'}</td>
-              <td className="py-2">{row.createdAt ? new Date(row.createdAt).toLocaleDateString() : 'Now'}</td>
+              <td className="py-2 pr-3">{rowState(row)}</td>
+              <td className="py-2">{rowSaved(row)}</td>
             </tr>
           ))}
         </tbody>

@@ -63,6 +63,13 @@ export function SearchBox({
             maxLength={Limits.searchMax}
             value={value}
             onChange={(e) => onChange(e.target.value)}
+            // Escape clears the box, and a second one leaves it, so the list's shortcuts (j, k, x) work again.
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return;
+              e.preventDefault();
+              if (e.currentTarget.value) onChange('');
+              else e.currentTarget.blur();
+            }}
           />
         </div>
       </form>
