@@ -49,6 +49,7 @@ export function importJourneys(ctx: Context): void {
       const preview = page.getByRole('table');
       await preview.getByText('Research Papers').waitFor();
       await preview.getByText('Skipped: Not a web address (javascript: links are not imported)').waitFor();
+      await preview.getByText('Appears earlier in this file: skipped').waitFor();
       await page.getByRole('radio', { name: 'Category: the innermost folder' }).waitFor();
       // Before anything is sent, the screen says how much the plan can still take.
       await page.getByText('Your Free plan has room for 5 more links').waitFor();

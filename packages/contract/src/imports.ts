@@ -103,6 +103,8 @@ export const ImportPreviewRowSchema = z.object({
   createdAt: TimestampSchema.nullable(),
   /** Why the import would skip this item, when it would. */
   problem: z.string().nullable(),
+  /** Where the item's address already is: in the user's library, or earlier in the file. */
+  duplicate: z.enum(['library', 'file']).nullable(),
 });
 export type ImportPreviewRow = z.infer<typeof ImportPreviewRowSchema>;
 

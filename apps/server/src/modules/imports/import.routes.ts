@@ -87,10 +87,10 @@ export async function importRoutes(
 
   route(
     routes.previewImport,
-    async ({ request }) => {
+    async ({ actor, request }) => {
       const upload = await readUpload(request);
       try {
-        return await imports.preview(upload, upload.options);
+        return await imports.preview(actor, upload, upload.options);
       } catch (error) {
         throw tooLarge(error, maxBytes);
       }

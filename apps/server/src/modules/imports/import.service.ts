@@ -136,8 +136,9 @@ export class ImportService {
     return { id, status: 'queued', format };
   }
 
-  /** The detected format and the first items as they would be saved; nothing is stored. */
+  /** The detected format and the first items as they would be saved, duplicates marked; nothing is stored. */
   async preview(
+    actor: Actor,
     upload: { file: Readable; fileName: string; truncated: () => boolean },
     options: ImportOptions,
   ): Promise<ImportPreview> {
@@ -150,11 +151,18 @@ export class ImportService {
       const rows: ImportPreview['rows'] = [];
       let hasFolders = false;
       const now = this.deps.clock.now();
+      const seen = new Set<string>();
+      const duplicateOf = async (key: string): Promise<ImportPreview['rows'][number]['duplicate']> => {
+        if (seen.has(key)) return 'file';
+        seen.add(key);
+        return (await this.deps.links.findIdByDuplicateKey(actor.userId, key)) ? 'library' : null;
+      };
       try {
         for await (const item of readImportFile(file, format)) {
           if (!('record' in item)) continue;
           if (item.record.folders.length > 0) hasFolders = true;
           const mapped = mapRecord(item.record, options.categoryFrom, now);
+          const duplicate = 'link' in mapped ? await duplicateOf(mapped.link.key) : null;
           rows.push(
             'link' in mapped
               ? {
@@ -168,6 +176,7 @@ export class ImportService {
                   isReadLater: mapped.link.isReadLater,
                   createdAt: item.record.createdAt === null ? null : toIso(mapped.link.createdAt),
                   problem: null,
+                  duplicate,
                 }
               : {
                   url: mapped.url.slice(0, 300),
@@ -180,6 +189,7 @@ export class ImportService {
                   isReadLater: false,
                   createdAt: null,
                   problem: mapped.problem,
+                  duplicate: null,
                 },
           );
           if (rows.length >= PREVIEW_ROWS) break;

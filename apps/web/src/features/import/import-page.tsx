@@ -69,7 +69,19 @@ const rowState = (row: ImportPreview['rows'][number]) =>
 const rowSaved = (row: ImportPreview['rows'][number]) =>
   row.createdAt ? new Date(row.createdAt).toLocaleDateString() : 'Now';
 
-function PreviewTable({ preview }: { preview: ImportPreview }) {
+/** What the import will do with an item whose address is already saved. */
+function DuplicateNote({ row, fill }: { row: ImportPreview['rows'][number]; fill: boolean }) {
+  if (!row.duplicate) return null;
+  const text =
+    row.duplicate === 'file'
+      ? 'Appears earlier in this file: skipped'
+      : fill
+        ? 'Already in your library: only its empty fields are filled'
+        : 'Already in your library: skipped';
+  return <div className="text-xs text-amber-700 dark:text-amber-400">{text}</div>;
+}
+
+function PreviewTable({ preview, fill }: { preview: ImportPreview; fill: boolean }) {
   const caption = `The first ${preview.rows.length} ${preview.rows.length === 1 ? 'item' : 'items'} of the file, as they will be saved`;
   return (
     <>
@@ -85,16 +97,17 @@ function PreviewTable({ preview }: { preview: ImportPreview }) {
                 {[row.category, row.tags.join(', '), rowState(row), rowSaved(row)].filter(Boolean).join(' · ')}
               </div>
               {row.problem && <div className="text-xs text-red-600 dark:text-red-400">Skipped: {row.problem}</div>}
+              <DuplicateNote row={row} fill={fill} />
             </li>
           ))}
         </ul>
       </div>
-      <PreviewGrid preview={preview} caption={caption} />
+      <PreviewGrid preview={preview} caption={caption} fill={fill} />
     </>
   );
 }
 
-function PreviewGrid({ preview, caption }: { preview: ImportPreview; caption: string }) {
+function PreviewGrid({ preview, caption, fill }: { preview: ImportPreview; caption: string; fill: boolean }) {
   return (
     <div className="mt-4 hidden overflow-x-auto sm:block">
       <table className="w-full min-w-[36rem] text-left text-sm">
@@ -115,6 +128,7 @@ function PreviewGrid({ preview, caption }: { preview: ImportPreview; caption: st
                 <div className="truncate font-medium">{row.title || row.url}</div>
                 <div className="truncate text-xs text-slate-500 dark:text-slate-400">{row.url}</div>
                 {row.problem && <div className="text-xs text-red-600 dark:text-red-400">Skipped: {row.problem}</div>}
+                <DuplicateNote row={row} fill={fill} />
               </td>
               <td className="py-2 pr-3">{row.category ?? '—'}</td>
               <td className="py-2 pr-3">{row.tags.join(', ') || '—'}</td>
@@ -442,7 +456,9 @@ export default function ImportPage() {
                 ]}
               />
               {preview && <PlanRoom />}
-              {preview && preview.rows.length > 0 && <PreviewTable preview={preview} />}
+              {preview && preview.rows.length > 0 && (
+                <PreviewTable preview={preview} fill={choices.duplicates === 'fill-empty'} />
+              )}
               <div className="flex flex-wrap items-center gap-3">
                 <Button onClick={() => void start()} disabled={!preview || uploading !== null}>
                   <Upload className="size-4" aria-hidden /> Import
