@@ -406,9 +406,9 @@ export function extensionJourneys(): void {
       const before = await storedConnection(ext);
       assert.ok(before.token);
       await api(server.url, before.token).logout();
-      // Make room again for the save below.
-      const { data } = await client.listLinks({ query: { limit: 1 } });
-      if (data[0]) await client.deleteLink({ params: { id: data[0].id } });
+      // Make room again for the two saves below.
+      const { data } = await client.listLinks({ query: { limit: 2 } });
+      for (const link of data) await client.deleteLink({ params: { id: link.id } });
       const page = await ext.context.newPage();
       await page.goto(site.url('/after-reconnect'));
       const popup = await openPopup(ext, page);
@@ -418,6 +418,11 @@ export function extensionJourneys(): void {
       await screenshot(popup, 'h-popup-reconnect');
       assert.equal((await storedConnection(ext)).needsReconnect, true);
       assert.equal(await sw(() => chrome.action.getBadgeText({})), '!');
+      // The shortcut pressed while signed out keeps the page for after reconnecting.
+      const kept = site.url('/kept-for-reconnect');
+      const refused = await command({ id: await tabIdOf(ext, page), url: kept, title: 'Kept for reconnect' });
+      assert.equal(refused.kind, 'failed');
+      assert.equal(refused.message, 'Your Linkwise session ended. Reconnect, and this page is saved then.');
 
       const opened = ext.context.waitForEvent('page');
       await reconnect.click();
@@ -428,6 +433,7 @@ export function extensionJourneys(): void {
         return c.token && c.token !== before.token && !c.needsReconnect ? c : undefined;
       });
       assert.equal((await api(server.url, after.token ?? '').me()).user.email, user.user.email);
+      await eventually('the page kept while signed out', () => lookup(kept));
       assert.equal(await sw(() => chrome.action.getBadgeText({})), '');
       const popup2 = await openPopup(ext, page);
       await popup2.getByRole('button', { name: 'Save', exact: true }).click();

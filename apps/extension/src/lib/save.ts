@@ -1,7 +1,7 @@
 import { ApiError, UrlSchema, type Link, type LinkCreateInput } from '@linkwise/contract';
 import { connectedClient, isUnauthorized, isUnreachable } from './api.js';
 import { accountOf, enqueue, flushQueue } from './queue.js';
-import { isConnected } from './state.js';
+import { isConnected, type Connection } from './state.js';
 
 export type SaveOutcome =
   | { kind: 'saved'; link: Link }
@@ -23,6 +23,14 @@ export function outcomeText(outcome: SaveOutcome): string {
   }
 }
 
+/** A signed-out save waits in the queue for its account: reconnecting sends it (the token hand-off flushes). */
+async function keptForReconnect(body: LinkCreateInput, connection: Connection): Promise<SaveOutcome> {
+  await enqueue(body, accountOf(connection));
+  return { kind: 'failed', reason: 'reconnect', message: RECONNECT_MESSAGE };
+}
+
+export const RECONNECT_MESSAGE = 'Your Linkwise session ended. Reconnect, and this page is saved then.';
+
 /** Saves one page or link. A server that cannot be reached gets it later (the queue), never twice. */
 export async function saveLink(body: LinkCreateInput): Promise<SaveOutcome> {
   const checked = UrlSchema.safeParse(body.url);
@@ -37,9 +45,7 @@ export async function saveLink(body: LinkCreateInput): Promise<SaveOutcome> {
   if (!connection.token) {
     return { kind: 'failed', reason: 'not-connected', message: 'Connect Linkwise to your account first.' };
   }
-  if (!isConnected(connection)) {
-    return { kind: 'failed', reason: 'reconnect', message: 'Your Linkwise session ended. Reconnect to save.' };
-  }
+  if (!isConnected(connection)) return keptForReconnect(body, connection);
   try {
     const link = await api.createLink({ body });
     // The server is back: whatever waited goes now.
@@ -53,9 +59,7 @@ export async function saveLink(body: LinkCreateInput): Promise<SaveOutcome> {
     if (error instanceof ApiError && error.code === 'LINK_LIMIT_REACHED') {
       return { kind: 'failed', reason: 'limit', message: error.message };
     }
-    if (isUnauthorized(error)) {
-      return { kind: 'failed', reason: 'reconnect', message: 'Your Linkwise session ended. Reconnect to save.' };
-    }
+    if (isUnauthorized(error)) return keptForReconnect(body, connection);
     if (isUnreachable(error)) {
       await enqueue(body, accountOf(connection));
       return { kind: 'queued' };
