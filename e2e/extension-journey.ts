@@ -266,6 +266,10 @@ export function extensionJourneys(): void {
       await popup.getByText('Already saved.').waitFor();
       const saveChanges = popup.getByRole('button', { name: 'Save changes' });
       assert.equal(await saveChanges.isDisabled(), true, 'nothing to save before a change');
+      const before = await lookup(page.url());
+      assert.equal(await popup.getByLabel('Title').inputValue(), before?.title);
+      await popup.getByLabel('Title').fill('Tide pools at dawn');
+      await popup.getByLabel('Description').fill('Where to look, and when.');
       await popup.getByLabel('Category').fill('Nature');
       await popup.getByLabel('Tags').fill('ocean, tides');
       await popup.getByLabel('Notes').fill('Visit at low tide');
@@ -273,6 +277,8 @@ export function extensionJourneys(): void {
       await saveChanges.click();
       await popup.getByText('Changes saved').waitFor();
       const saved = await lookup(page.url());
+      assert.equal(saved?.title, 'Tide pools at dawn');
+      assert.equal(saved?.description, 'Where to look, and when.');
       assert.equal(saved?.category, 'Nature');
       assert.deepEqual(saved?.tags, ['ocean', 'tides']);
       assert.equal(saved?.notes, 'Visit at low tide');

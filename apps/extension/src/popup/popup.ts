@@ -91,7 +91,9 @@ function showSaved(api: ApiClient, connection: Connection, link: Link, justSaved
   $('saved-note').hidden = false;
   // Just saved, the status line says so already.
   $('saved-text').hidden = justSaved;
-  $('new-fields').hidden = true;
+  $('new-fields').hidden = false;
+  fields.title.value = link.title;
+  fields.description.value = link.description ?? '';
   $('suggest-status').textContent = '';
   // The library searched for the page's address: the link itself, wherever it sorts.
   $<HTMLAnchorElement>('open-link').href = `${connection.server}/dashboard?q=${encodeURIComponent(link.url)}`;
@@ -103,6 +105,8 @@ function showSaved(api: ApiClient, connection: Connection, link: Link, justSaved
   submit.disabled = true;
   const snapshot = () =>
     JSON.stringify([
+      fields.title.value.trim(),
+      fields.description.value.trim(),
       fields.category.value.trim(),
       parseTags(fields.tags.value),
       fields.notes.value,
@@ -120,6 +124,9 @@ function showSaved(api: ApiClient, connection: Connection, link: Link, justSaved
       .updateLink({
         params: { id: link.id },
         body: {
+          // A title left empty keeps the saved one (a link always has a title).
+          ...(fields.title.value.trim() && { title: fields.title.value.trim() }),
+          description: fields.description.value.trim(),
           category: fields.category.value.trim() || null,
           tags: parseTags(fields.tags.value),
           notes: fields.notes.value || null,
