@@ -43,6 +43,12 @@ export const api = createApiClient({
   fetch: sessionAwareFetch,
 });
 
+/** The server's message for each field a VALIDATION_ERROR names (`details.fields`); empty for any other failure. */
+export function serverFieldErrors(error: unknown): Record<string, string | undefined> {
+  if (!(error instanceof ApiError)) return {};
+  return (error.details?.fields ?? {}) as Record<string, string | undefined>;
+}
+
 /** The server's `error` sentence when there is one, else the spec's fallback. */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.message && error.code !== 'INTERNAL') return error.message;

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AccountMessages, ApiError, EmailSchema, Messages, PasswordSchema } from '@linkwise/contract';
+import { AccountMessages, EmailSchema, Messages, PasswordSchema } from '@linkwise/contract';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/field';
 import { PasswordField } from '../../components/vault/password-field';
-import { api } from '../../lib/api';
+import { api, serverFieldErrors } from '../../lib/api';
 import { AuthCard, authErrorMessage } from './auth-shared';
 import { captchaToken } from './captcha';
 import { useAuthFeatures } from './login-page';
@@ -120,7 +120,7 @@ export function ResetPasswordPage() {
       toast.success('Your password is changed. Sign in with the new one.');
       await navigate('/login', { replace: true });
     } catch (failure) {
-      const fields = failure instanceof ApiError ? ((failure.details?.fields ?? {}) as Record<string, string>) : {};
+      const fields = serverFieldErrors(failure);
       if (fields.password) setFieldError('password', { message: fields.password });
       const message = authErrorMessage(failure, 'Something went wrong. Please try again.');
       setError(fields.password ? undefined : message);

@@ -2,7 +2,7 @@ import { ApiError } from '@linkwise/contract';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from '../../lib/toast';
-import { api } from '../../lib/api';
+import { api, serverFieldErrors } from '../../lib/api';
 import { useAuth } from '../../lib/auth-store';
 import { AuthCard, authErrorMessage, returnPath } from './auth-shared';
 import { captchaToken } from './captcha';
@@ -63,6 +63,6 @@ function fieldErrorsOf(failure: unknown): Partial<Record<'email' | 'username' | 
   if (!(failure instanceof ApiError)) return {};
   if (failure.code === 'EMAIL_TAKEN') return { email: failure.message };
   if (failure.code === 'USERNAME_TAKEN') return { username: failure.message };
-  const fields = (failure.details?.fields ?? {}) as Record<string, string>;
+  const fields = serverFieldErrors(failure);
   return { email: fields.email, username: fields.username, password: fields.password };
 }

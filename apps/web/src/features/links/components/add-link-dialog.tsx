@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/field';
-import { api, errorMessage } from '../../../lib/api';
+import { api, errorMessage, serverFieldErrors } from '../../../lib/api';
 import { useAuth } from '../../../lib/auth-store';
 import { sealCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';
 import { invalidateLinks, useAnalyze, useCategories, useCreateLink } from '../api';
@@ -137,11 +137,10 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
       const message = errorMessage(error, 'Failed to add link');
       toast.error(message);
       // The disabled Add button lost the keyboard's focus: it goes to the address, marked when it is the cause.
-      if (error instanceof ApiError && ['DUPLICATE_LINK', 'VALIDATION_ERROR'].includes(error.code)) {
-        setError('url', { message }, { shouldFocus: true });
-      } else {
-        setFocus('url');
-      }
+      const urlError =
+        error instanceof ApiError && error.code === 'DUPLICATE_LINK' ? message : serverFieldErrors(error).url;
+      if (urlError) setError('url', { message: urlError }, { shouldFocus: true });
+      else setFocus('url');
       return;
     }
     // The link's id is part of each credential's additional data, so credentials are encrypted
