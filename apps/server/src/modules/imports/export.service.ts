@@ -8,6 +8,7 @@ import { LinkExportRepository } from '../links/link-import.repository.js';
 import type { LinkRepository } from '../links/link.repository.js';
 import { toLink } from '../links/link.service.js';
 import type { VaultRepository } from '../vault/vault.repository.js';
+import { spreadsheetCell } from './formats/csv.js';
 
 const PAGE = 1000;
 
@@ -22,7 +23,6 @@ const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A spreadsheet runs a cell starting with = + - @ as a formula: such cells are quoted with a leading apostrophe. */
-const cell = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
 
 /**
  * Exports, streamed: links are read a page at a time (keyset, oldest first) and written as they
@@ -145,16 +145,16 @@ export class ExportService {
       for await (const link of self.links(userId)) {
         yield [
           link.url,
-          cell(link.title),
-          cell(link.description),
-          cell(link.category ?? ''),
-          cell(link.tags.join(', ')),
-          cell(link.notes),
+          spreadsheetCell(link.title),
+          spreadsheetCell(link.description),
+          spreadsheetCell(link.category ?? ''),
+          spreadsheetCell(link.tags.join(', ')),
+          spreadsheetCell(link.notes),
           link.isRead ? 'true' : 'false',
           link.isReadLater ? 'true' : 'false',
           link.createdAt,
           link.updatedAt,
-          cell(link.aiDescription ?? ''),
+          spreadsheetCell(link.aiDescription ?? ''),
         ];
       }
     };

@@ -25,6 +25,7 @@ import type { SubscriptionRepository } from '../billing/subscription.repository.
 import type { LinkImportService } from '../links/link-import.service.js';
 import type { LinkRepository } from '../links/link.repository.js';
 import type { VaultRepository } from '../vault/vault.repository.js';
+import { LinkImportRepository } from '../links/link-import.repository.js';
 import { detectFormat, readImportFile } from './formats/read.js';
 import { ImportFileError, type ImportRecord } from './formats/record.js';
 import type { ImportRepository, ImportRow } from './import.repository.js';
@@ -151,18 +152,14 @@ export class ImportService {
       const rows: ImportPreview['rows'] = [];
       let hasFolders = false;
       const now = this.deps.clock.now();
-      const seen = new Set<string>();
-      const duplicateOf = async (key: string): Promise<ImportPreview['rows'][number]['duplicate']> => {
-        if (seen.has(key)) return 'file';
-        seen.add(key);
-        return (await this.deps.links.findIdByDuplicateKey(actor.userId, key)) ? 'library' : null;
-      };
+      // Each row's duplicate key (null for a row the import skips), looked up together after the loop.
+      const keys: (string | null)[] = [];
       try {
         for await (const item of readImportFile(file, format)) {
           if (!('record' in item)) continue;
           if (item.record.folders.length > 0) hasFolders = true;
           const mapped = mapRecord(item.record, options.categoryFrom, now);
-          const duplicate = 'link' in mapped ? await duplicateOf(mapped.link.key) : null;
+          keys.push('link' in mapped ? mapped.link.key : null);
           rows.push(
             'link' in mapped
               ? {
@@ -176,7 +173,7 @@ export class ImportService {
                   isReadLater: mapped.link.isReadLater,
                   createdAt: item.record.createdAt === null ? null : toIso(mapped.link.createdAt),
                   problem: null,
-                  duplicate,
+                  duplicate: null,
                 }
               : {
                   url: mapped.url.slice(0, 300),
@@ -198,6 +195,7 @@ export class ImportService {
         // A file cut short for the preview ends mid-item: what was read is the preview.
         if (!(error instanceof ImportFileError) || rows.length === 0) throw error;
       }
+      await this.markDuplicates(actor.userId, rows, keys);
       return { format, formatName: ImportFormatNames[format], rows, hasFolders };
     } catch (error) {
       if (error instanceof ImportFileError) throw new AppError('UNSUPPORTED_FORMAT', error.message);
@@ -205,6 +203,20 @@ export class ImportService {
     } finally {
       await rm(file, { force: true });
     }
+  }
+
+  /** Marks rows whose address is already in the library, or earlier in the file (one lookup for all). */
+  private async markDuplicates(userId: string, rows: ImportPreview['rows'], keys: (string | null)[]): Promise<void> {
+    const { links } = this.deps;
+    const wanted = keys.filter((k): k is string => k !== null);
+    const saved = await new LinkImportRepository(links.connection, links.engine).existing(userId, wanted);
+    const seen = new Set<string>();
+    rows.forEach((row, i) => {
+      const key = keys[i];
+      if (!key) return;
+      row.duplicate = seen.has(key) ? 'file' : saved.has(key) ? 'library' : null;
+      seen.add(key);
+    });
   }
 
   private async view(row: ImportRow, withIssues: boolean): Promise<Import> {

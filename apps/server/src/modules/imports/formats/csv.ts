@@ -37,6 +37,16 @@ const GENERIC: Record<
   updated: ['updatedat', 'updated', 'lastmodified', 'modified'],
 };
 
+/** How a cell a spreadsheet would run as a formula starts; Linkwise's CSV export guards it with a quote. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A cell as the CSV export writes it: a formula-like text behind a leading quote (OWASP CSV injection). */
+export const spreadsheetCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** The text of a cell `spreadsheetCell` guarded. */
+const unguarded = (text: string): string =>
+  text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+
 const yes = (value: string | undefined) => ['true', 'yes', '1', 'y'].includes(value?.trim().toLowerCase() ?? '');
 
 /**
@@ -45,11 +55,7 @@ const yes = (value: string | undefined) => ['true', 'yes', '1', 'y'].includes(va
  */
 function genericRow(row: Row): ImportRecord {
   const key = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
-  // Linkwise's export guards cells a spreadsheet would run as formulas with a leading quote: dropped here.
-  const plain = (value: string | undefined) => {
-    const text = value?.trim() ?? '';
-    return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
-  };
+  const plain = (value: string | undefined) => unguarded(value?.trim() ?? '');
   const byKey = new Map(Object.entries(row).map(([name, value]) => [key(name), plain(value)]));
   const pick = (names: string[]) => names.map((n) => byKey.get(n)).find((v) => v) ?? '';
   const record = blankRecord(pick(URL_COLUMNS));
