@@ -387,23 +387,51 @@ export function extensionJourneys(): void {
       await popup.close();
 
       // A page saved offline that the server refuses when it is back is kept in sight, not dropped.
-      await server.stop();
-      assert.equal((await command({ id: tabId, url: site.url('/offline-at-the-limit'), title: 'x' })).kind, 'queued');
-      await server.start();
-      const sent = await flush();
-      assert.deepEqual([sent.sent, sent.left], [0, 0]);
-      await eventually('the refusal on the icon', async () => (await sw(() => chrome.action.getBadgeText({}))) === '!');
+      const refusedOffline = async (path: string, title: string) => {
+        await server.stop();
+        assert.equal((await command({ id: tabId, url: site.url(path), title })).kind, 'queued');
+        await server.start();
+        const sent = await flush();
+        assert.deepEqual([sent.sent, sent.left], [0, 0]);
+        await eventually(
+          'the refusal on the icon',
+          async () => (await sw(() => chrome.action.getBadgeText({}))) === '!',
+        );
+      };
+      await refusedOffline('/offline-at-the-limit', 'Saved at the limit, offline');
       assert.match(await sw(() => chrome.action.getTitle({})), /1 page saved offline could not be added/);
       const options = await ext.context.newPage();
       await options.goto(`chrome-extension://${ext.id}/options.html`);
+      const refusal = `${site.url('/offline-at-the-limit')} — You've reached your limit of ${LIMIT} links`;
       await options.getByText('1 page saved offline could not be added to Linkwise:').waitFor();
-      await options
-        .getByText(`${site.url('/offline-at-the-limit')} — You've reached your limit of ${LIMIT} links`)
-        .waitFor();
+      await options.getByText(refusal).waitFor();
       await screenshot(options, 'h-options-refused');
+      // Try again while the plan is still full: refused again, listed once.
+      await options.getByRole('button', { name: 'Try again' }).click();
+      await eventually('the retry refused again', () =>
+        sw(async () => {
+          const stored = await chrome.storage.local.get<{ queue?: unknown[]; refused?: unknown[] }>([
+            'queue',
+            'refused',
+          ]);
+          return (stored.queue ?? []).length === 0 && stored.refused?.length === 1;
+        }),
+      );
+      await options.getByText(refusal).waitFor();
+      assert.equal(await options.getByText(refusal).count(), 1);
+      // With room, Try again sends the save as it was made, its title included.
+      const { data } = await client.listLinks({ query: { limit: 1 } });
+      await client.deleteLink({ params: { id: data[0]!.id } });
+      await options.getByRole('button', { name: 'Try again' }).click();
+      await options.getByRole('heading', { name: 'Not saved' }).waitFor({ state: 'hidden' });
+      assert.equal((await lookup(site.url('/offline-at-the-limit')))?.title, 'Saved at the limit, offline');
+      await eventually('a clear icon', async () => (await sw(() => chrome.action.getBadgeText({}))) === '');
+      // Dismiss lets a refusal go.
+      await refusedOffline('/offline-and-dismissed', 'Dismissed');
       await options.getByRole('button', { name: 'Dismiss' }).click();
       await options.getByRole('heading', { name: 'Not saved' }).waitFor({ state: 'hidden' });
       await eventually('a clear icon', async () => (await sw(() => chrome.action.getBadgeText({}))) === '');
+      assert.equal(await lookup(site.url('/offline-and-dismissed')), null);
       await options.close();
       await page.close();
     });

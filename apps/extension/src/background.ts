@@ -128,16 +128,16 @@ const senderOrigin = (sender: chrome.runtime.MessageSender) =>
  */
 async function refreshGlobalBadge(): Promise<void> {
   const connection = await getConnection();
-  const signedOut = Boolean(connection.token && connection.needsReconnect);
   const { refused } = await queueFor(connection);
-  const title = signedOut
-    ? 'Linkwise: reconnect to keep saving'
-    : refused.length > 0
-      ? `Linkwise: ${refused.length === 1 ? '1 page' : `${refused.length} pages`} saved offline could not be added (see Options)`
-      : 'Linkwise';
+  const problem =
+    connection.token && connection.needsReconnect
+      ? 'reconnect to keep saving'
+      : refused.length > 0
+        ? `${refused.length === 1 ? '1 page' : `${refused.length} pages`} saved offline could not be added (see Options)`
+        : null;
   await chrome.action.setBadgeBackgroundColor({ color: '#b91c1c' });
-  await chrome.action.setBadgeText({ text: title === 'Linkwise' ? '' : '!' });
-  await chrome.action.setTitle({ title });
+  await chrome.action.setBadgeText({ text: problem ? '!' : '' });
+  await chrome.action.setTitle({ title: problem ? `Linkwise: ${problem}` : 'Linkwise' });
 }
 
 const PopupMessageSchema = z.discriminatedUnion('type', [

@@ -16,7 +16,8 @@ export interface PendingSave {
 /** A queued save the server refused when it came back (say, the plan's limit): kept until dismissed. */
 export interface RefusedSave {
   id: string;
-  url: string;
+  /** The save as it was made (title, tags, notes typed in the popup): Try again sends it again. */
+  body: LinkCreateInput;
   message: string;
   account?: string;
 }
@@ -84,7 +85,7 @@ export async function settleRefused(c: Pick<Connection, 'server' | 'user'>, retr
   const refused = await refusedSaves();
   const mine = refused.filter(isFor(account));
   await chrome.storage.local.set({ refused: refused.filter((r) => !isFor(account)(r)) });
-  if (retry) for (const r of mine) await enqueue({ url: r.url }, account);
+  if (retry) for (const r of mine) await enqueue(r.body, account);
 }
 
 export interface FlushResult {
@@ -135,7 +136,7 @@ async function flush(force: boolean): Promise<FlushResult> {
       } else {
         const message = error instanceof Error ? error.message : String(error);
         result.failed.push({ url: item.body.url, message });
-        refused.push({ id: item.id, url: item.body.url, message, account });
+        refused.push({ id: item.id, body: item.body, message, account });
       }
     }
   }

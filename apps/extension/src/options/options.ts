@@ -150,7 +150,7 @@ async function renderQueue(): Promise<void> {
       const li = document.createElement('li');
       const url = document.createElement('span');
       url.className = 'url';
-      url.textContent = r.url;
+      url.textContent = r.body.url;
       li.append(url, document.createTextNode(` — ${r.message}`));
       return li;
     }),
