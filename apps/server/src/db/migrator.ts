@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016-library.js';
 import * as m0017 from './migrations/0017-bulk-index.js';
 import * as m0018 from './migrations/0018-category-by-analysis.js';
 import * as m0019 from './migrations/0019-model-roles.js';
+import * as m0020 from './migrations/0020-clean-tags.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -43,6 +44,7 @@ const migrations: Record<string, EngineMigration> = {
   '0017-bulk-index': m0017,
   '0018-category-by-analysis': m0018,
   '0019-model-roles': m0019,
+  '0020-clean-tags': m0020,
 };
 
 /** Every migration's name, oldest first. */
