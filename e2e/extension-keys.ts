@@ -181,7 +181,7 @@ export function realKeyJourney(): void {
         await foreign.locator('h1').click();
         pressKeys(display, 'ctrl+shift+h');
         await foreign.locator('#linkwise-save-toast').waitFor({ state: 'attached' });
-        const fill = (tabId: number) =>
+        const fill = (tabId: number, linkId = link.id) =>
           ext.worker.evaluate(
             (a) =>
               (
@@ -189,7 +189,7 @@ export function realKeyJourney(): void {
                   __linkwise: { fill: (t: number, l: string, c: string) => Promise<string> };
                 }
               ).__linkwise.fill(a.tabId, a.linkId, 'c1'),
-            { tabId, linkId: link.id },
+            { tabId, linkId },
           );
         assert.equal(await fill(await tabIdOf(ext, foreign)), 'origin-mismatch');
         assert.equal(await foreign.locator('#password').inputValue(), '');
@@ -211,6 +211,16 @@ export function realKeyJourney(): void {
         assert.equal(await framed.frameLocator('iframe').locator('#password').inputValue(), '');
         await framed.close();
         await foreign.close();
+
+        // A login deleted in the web app since the popup listed it, or its whole link, says so.
+        const loginTab = await tabIdOf(ext, page);
+        await user.client.updateLink({ params: { id: link.id }, body: { credentials: [] } });
+        assert.equal(await fill(loginTab), 'gone');
+        await user.client.updateLink({ params: { id: link.id }, body: { credentials: [credential] } });
+        const deleted = await user.client.createLink({ body: { url: site.url('/login?deleted') } });
+        await user.client.deleteLink({ params: { id: deleted.id } });
+        assert.equal(await fill(loginTab, deleted.id), 'gone');
+        assert.equal(await page.locator('#password').inputValue(), 'correct horse battery');
       } finally {
         await other.close();
       }

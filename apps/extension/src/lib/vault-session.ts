@@ -109,14 +109,18 @@ export async function fill(
   tabId: number,
   linkId: string,
   credentialId: string,
-): Promise<FillResult | 'locked' | 'unreachable'> {
+): Promise<FillResult | 'locked' | 'unreachable' | 'gone'> {
   const { api, unlocked } = await current();
   if (!unlocked) return 'locked';
   touch();
-  const link = await api.getLink({ params: { id: linkId } }).catch(() => null);
+  const link = await api
+    .getLink({ params: { id: linkId } })
+    .catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? ('gone' as const) : null));
   if (!link) return 'unreachable';
+  if (link === 'gone') return 'gone';
+  // Deleted in the web app since the popup listed it: saying so beats a vague refusal.
   const encrypted = link.credentials.find((c) => c.id === credentialId);
-  if (!encrypted) return 'no-access';
+  if (!encrypted) return 'gone';
   const origin = new URL(link.url).origin;
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   // Without activeTab on that tab the browser hides its address: the user did not invoke us there.

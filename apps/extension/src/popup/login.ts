@@ -3,8 +3,14 @@ import type { FillResult } from '../lib/fill-login.js';
 import { VAULT_UNREACHABLE, type LoginChoice } from '../lib/vault-session.js';
 import type { Connection } from '../lib/state.js';
 
-const FILL_MESSAGES: Record<FillResult | 'locked' | 'unreachable', { text: string; tone: string }> = {
+type FillAnswer = FillResult | 'locked' | 'unreachable' | 'gone';
+
+const FILL_MESSAGES: Record<FillAnswer, { text: string; tone: string }> = {
   unreachable: { text: VAULT_UNREACHABLE, tone: 'error' },
+  gone: {
+    text: 'This login is no longer in Linkwise: nothing was filled. Reopen this popup for the logins left.',
+    tone: 'error',
+  },
   filled: { text: 'Filled in. Check the page, then sign in.', tone: 'ok' },
   'origin-mismatch': { text: 'This login belongs to another site: nothing was filled.', tone: 'error' },
   'no-password-field': { text: 'This page has no password field to fill.', tone: 'error' },
@@ -62,7 +68,7 @@ export function mountLogin(
         button.addEventListener('click', () => {
           if (page.tabId === undefined) return;
           void chrome.runtime
-            .sendMessage<unknown, FillResult | 'locked' | 'unreachable' | undefined>({
+            .sendMessage<unknown, FillAnswer | undefined>({
               type: 'fill',
               tabId: page.tabId,
               linkId: choice.linkId,
