@@ -43,6 +43,28 @@ export async function backupSqlite(
 }
 
 /**
+ * Refuses a database another process has open. A running server keeps the file and its write-ahead
+ * log open; replacing them under it would let it go on writing to the replaced file, and every write
+ * it acknowledged after the restore would be lost at its next start. Leaving WAL mode needs the only
+ * connection, so it fails at once (SQLITE_BUSY) while a server is running; a stopped server sets WAL
+ * again when it next opens the file.
+ */
+function assertNotInUse(live: string): void {
+  const db = new (sqlite())(live, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 0');
+    db.pragma('journal_mode = DELETE');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY' || (error as { code?: string }).code === 'SQLITE_LOCKED') {
+      throw new Error(`${live} is in use: stop the server (every process using this DATA_DIR) first, then restore.`);
+    }
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Puts a backup in place of the database (the server must be stopped). The backup is checked to be
  * a Linkwise database first, and the current database is kept beside it as
  * `linkwise.db.before-restore-<time>`; the next start migrates the restored copy if it is older.
@@ -60,6 +82,7 @@ export async function restoreSqlite(dataDir: string, backup: string): Promise<{ 
     check.close();
   }
   const live = databaseFile(dataDir);
+  if (existsSync(live)) assertNotInUse(live);
   let previous: string | null = null;
   if (existsSync(live)) {
     previous = `${live}.before-restore-${stamp()}`;

@@ -113,4 +113,27 @@ describe('instance backup and restore (SQLite)', () => {
     await expect(restoreSqlite(dataDir, path.join(dirs[0]!, 'missing.db'))).rejects.toThrow('No backup file');
     remove(dataDir, { recursive: true, force: true });
   });
+
+  it('refuses to restore while a server has the database open, and changes nothing', async () => {
+    const server = await startServer('sqlite');
+    const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-instance-restore-'));
+    dirs.push(dir);
+    const { api } = await server.signUp('restore-live');
+    await api.createLink({ body: { url: 'https://in-backup.example.com/' } });
+    const backup = await backupSqlite(server.config.dataDir, path.join(dir, 'copy.db'));
+    await api.createLink({ body: { url: 'https://after-backup.example.com/' } });
+
+    await expect(restoreSqlite(server.config.dataDir, backup)).rejects.toThrow(/is in use: stop the server/);
+    expect(readdirSync(server.config.dataDir).some((f) => f.startsWith('linkwise.db.before-restore-'))).toBe(false);
+    // The running server still sees, and keeps, what it wrote.
+    await api.createLink({ body: { url: 'https://after-refusal.example.com/' } });
+    const { data } = await api.listLinks({ query: {} });
+    expect(data.map((l) => l.url).sort()).toEqual([
+      'https://after-backup.example.com/',
+      'https://after-refusal.example.com/',
+      'https://in-backup.example.com/',
+    ]);
+    await server.app.close();
+    await server.database.close();
+  });
 });
