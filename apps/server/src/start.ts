@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
+import { checkDatabaseReachable, databaseProblem, listenProblem } from './startup-errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -22,12 +23,28 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.dataDir,
-    poolSize: config.poolSize,
-  });
-  await migrateToLatest(database);
+  let database;
+  const where = { database: '', dataDir: config.dataDir, host: config.HOST, port: config.PORT };
+  try {
+    database = openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.dataDir,
+      poolSize: config.poolSize,
+    });
+    where.database = database.describe;
+    if (config.DATABASE_URL) await checkDatabaseReachable(config.DATABASE_URL);
+    await migrateToLatest(database);
+  } catch (error) {
+    // A database that cannot be reached or a data folder that cannot be written: one line, as above.
+    const problem = databaseProblem(error, {
+      ...where,
+      database: where.database || (config.DATABASE_URL ? 'postgresql:' : 'sqlite:'),
+    });
+    if (!problem) throw error;
+    console.error(problem);
+    await database?.close().catch(() => undefined);
+    process.exit(1);
+  }
   let app;
   try {
     app = await buildApp({ config, database });
@@ -49,7 +66,16 @@ async function main(): Promise<void> {
     await database.close();
   });
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    const problem = listenProblem(error, where);
+    if (!problem) throw error;
+    console.error(problem);
+    await app.close();
+    await database.close();
+    process.exit(1);
+  }
   app.log.info(`Linkwise ${version} on ${config.appUrl} (${database.describe}, billing ${config.BILLING})`);
 }
 

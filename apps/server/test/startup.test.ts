@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest, migrationNames } from '../src/db/migrator.js';
+import { checkDatabaseReachable, databaseProblem } from '../src/startup-errors.js';
 import { engines, startServer } from './harness.js';
 import { createTestDatabase } from './pg.js';
 
@@ -63,6 +65,61 @@ describe('start-up', () => {
     expect(stderr.trim()).toBe(
       'Invalid configuration: ROLE worker needs PostgreSQL (DATABASE_URL): with the embedded SQLite database one process does everything, ROLE=all (got "worker")',
     );
+  });
+
+  it('stops with one line, without the password, when the database cannot be reached', async () => {
+    // Nothing listens on the discard port.
+    const { code, stderr } = await runMain({ DATABASE_URL: 'postgres://linkwise:hunter2secret@127.0.0.1:9/linkwise' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'Cannot reach the database of DATABASE_URL (postgresql://127.0.0.1:9/linkwise): connection refused. Check the address and that PostgreSQL is running there.',
+    );
+  });
+
+  it('stops with one line when DATA_DIR is not a folder it can write', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, '');
+    const { code, stderr } = await runMain({ DATA_DIR: file });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(
+      new RegExp(`^DATA_DIR \\(${file}\\) must be a folder this process can write: [^\\n]+$`),
+    );
+  });
+
+  it('stops with one line when PORT is taken', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
+    dirs.push(dataDir);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { code, stderr } = await runMain({ PORT: String(port), DATA_DIR: dataDir });
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe(
+        `PORT ${port} on 127.0.0.1 is already in use: stop what listens there or choose another PORT.`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('gives up on a database address that accepts connections but never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const url = `postgres://linkwise:hunter2secret@127.0.0.1:${port}/linkwise`;
+      const error = await checkDatabaseReachable(url, 300).catch((e: unknown) => e);
+      expect(databaseProblem(error, { database: `postgresql://127.0.0.1:${port}/linkwise`, dataDir: '' })).toBe(
+        `Cannot reach the database of DATABASE_URL (postgresql://127.0.0.1:${port}/linkwise): no answer. Check the address and that PostgreSQL is running there.`,
+      );
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      silent.close();
+    }
   });
 
   it('creates the SQLite file, serves, and shuts down cleanly on SIGTERM', async () => {
