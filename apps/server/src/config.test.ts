@@ -57,6 +57,10 @@ describe('loadConfig', () => {
     );
   });
 
+  it('leaves NODE_ENV alone: the server does not read it, so no value of it stops the start', () => {
+    expect(() => loadConfig({ NODE_ENV: 'staging' })).not.toThrow();
+  });
+
   it('treats empty values as unset so .env.example can be copied as is', () => {
     const c = loadConfig({ PORT: '', DATABASE_URL: '  ' });
     expect(c.PORT).toBe(3000);

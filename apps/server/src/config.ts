@@ -32,7 +32,6 @@ const STRIPE_REQUIRED = [
 /** Every environment variable the server reads (ARCHITECTURE §11), with defaults and allowed values. */
 export const ConfigSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: z.coerce
       .number({ error: 'must be a port number between 0 and 65535' })
       .int({ error: 'must be a port number between 0 and 65535' })
