@@ -138,10 +138,12 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   const serveApi = config.ROLE !== 'worker';
   const runJobs = config.ROLE !== 'api' && config.JOBS_ENABLED;
+  const proxies = config.TRUST_PROXY;
   const app = Fastify({
     logger: logger ?? loggerOptions(config.LOG_LEVEL),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.TRUST_PROXY,
+    // A count of proxies: the socket's peer is hop 0, X-Forwarded-For read from its end the next ones.
+    trustProxy: typeof proxies === 'number' ? (_address: string, hop: number) => hop < proxies : proxies,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -167,7 +169,7 @@ export async function buildApp({
   // Shutdown closes the database only after the last request's handler is done with it.
   const inFlight = new InFlight();
   inFlight.install(app);
-  installConnectionLimits(app, { max: config.MAX_CONNECTIONS_PER_IP, trustProxy: config.TRUST_PROXY });
+  installConnectionLimits(app, { max: config.MAX_CONNECTIONS_PER_IP, trustProxy: config.TRUST_PROXY !== false });
   app.addHook('preClose', async () => {
     if (!(await inFlight.drain(SHUTDOWN_DRAIN_MS))) {
       app.log.warn({ inFlight: inFlight.size }, 'closing with requests still running');

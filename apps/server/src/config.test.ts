@@ -61,6 +61,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'staging' })).not.toThrow();
   });
 
+  it('trusts as many proxies as TRUST_PROXY says (true: one), or the proxies at the addresses it lists', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).TRUST_PROXY;
+    expect([trust('false'), trust('0'), trust('true'), trust('YES'), trust('1'), trust('2')]).toEqual([
+      false,
+      false,
+      1,
+      1,
+      1,
+      2,
+    ]);
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(trust('10.0.0.1, 10.1.0.0/16,fd00::/8')).toEqual(['10.0.0.1', '10.1.0.0/16', 'fd00::/8']);
+    for (const bad of ['maybe', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.example', '-1', '100']) {
+      expect(fails({ TRUST_PROXY: bad })).toContain(
+        'TRUST_PROXY must be false, true (one proxy in front), how many proxies are in front (2, 3…), or their addresses (10.0.0.1, 10.0.0.0/8)',
+      );
+    }
+  });
+
   it('treats empty values as unset so .env.example can be copied as is', () => {
     const c = loadConfig({ PORT: '', DATABASE_URL: '  ' });
     expect(c.PORT).toBe(3000);

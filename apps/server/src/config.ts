@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -12,6 +13,32 @@ import {
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const TRUST_PROXY_ALLOWED =
+  'must be false, true (one proxy in front), how many proxies are in front (2, 3…), or their addresses (10.0.0.1, 10.0.0.0/8)';
+
+/**
+ * Which proxies' X-Forwarded-For to believe. A count trusts that many hops from this server, so the
+ * client is the address the outermost of them saw, whatever a client wrote into the header before;
+ * `true` is one proxy. Addresses (or CIDR ranges) trust the proxies with those addresses.
+ */
+const trustProxy = z.string().transform((value, ctx): false | number | string[] => {
+  const v = value.toLowerCase();
+  if (v === 'false' || v === 'no' || v === '0') return false;
+  if (v === 'true' || v === 'yes') return 1;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  const addresses = value.split(',').map((a) => a.trim());
+  const valid = (entry: string) => {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  };
+  if (addresses.every(valid)) return addresses;
+  ctx.addIssue({ code: 'custom', message: TRUST_PROXY_ALLOWED });
+  return z.NEVER;
+});
 
 const money = z.coerce
   .number({ error: 'must be a price such as 4.90' })
@@ -157,7 +184,7 @@ export const ConfigSchema = z
       .default(30),
     SUPPORT_EMAIL: z.email({ error: 'must be an email address' }).default('support@linkwise.example'),
     OPERATOR_NAME: z.string().min(1).default('Linkwise'),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     // A request's headers and body must arrive within this; a client that never finishes is cut off (408).
     REQUEST_TIMEOUT_SECONDS: z.coerce

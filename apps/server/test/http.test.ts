@@ -126,6 +126,19 @@ describe('rate limits on sign-in', () => {
     ];
     expect(statuses).toEqual([401, 401, 201, 429]);
   });
+
+  it('counts the address the proxy saw, not what a client wrote into X-Forwarded-For before it', async () => {
+    // A proxy that appends (nginx's $proxy_add_x_forwarded_for): the client's own entries come first.
+    const statuses = [];
+    for (let i = 1; i <= 5; i++) {
+      const response = await raw(server, 'POST', '/api/auth/login', {
+        body: JSON.stringify({ email: 'a@b.co', password: 'whatever' }),
+        headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.9` },
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
 });
 
 describe('rate limits shared through Redis', () => {
