@@ -13,7 +13,7 @@ import { registerCompression } from './http/compression.js';
 import { installConnectionLimits } from './http/connection-limits.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { InFlight } from './http/in-flight.js';
-import { SharedMemoryStore } from './http/rate-limit-store.js';
+import { connectRedis, SharedMemoryStore } from './http/rate-limit-store.js';
 import { makeRouter } from './http/route-adapter.js';
 import { httpServerOptions } from './http/server-options.js';
 import { serveWebApp } from './http/web-app.js';
@@ -466,13 +466,11 @@ export async function buildApp({
     });
     await registerCompression(app);
     // Several instances share limits through Redis; one instance keeps them in memory.
-    const redis = config.REDIS_URL
-      ? new (await import('ioredis')).Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
-      : undefined;
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL, app.log) : undefined;
+    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
     await app.register(rateLimit, {
       global: false,
-      ...(redis ? { redis } : { store: SharedMemoryStore }),
+      ...(redis ? { redis, skipOnError: true } : { store: SharedMemoryStore }),
       errorResponseBuilder: (_req, context) => {
         const error = new AppError(
           'RATE_LIMITED',

@@ -1,6 +1,7 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CHROME_EXTENSION_ID } from '@linkwise/contract';
-import { engines, raw, startServer, type TestServer } from './harness.js';
+import { engines, freePort, raw, startServer, type TestServer } from './harness.js';
 
 describe.each(engines())('HTTP hygiene on %s', (engine) => {
   let server: TestServer;
@@ -163,5 +164,73 @@ describe('rate limits shared through Redis', () => {
     expect((await attempt()).status).toBe(401);
     expect((await attempt()).status).toBe(401);
     expect((await attempt()).status).toBe(429);
+  });
+});
+
+describe('Redis that cannot be reached', () => {
+  const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+
+  it('stops the start with one line naming REDIS_URL, without its password', async () => {
+    const port = await freePort();
+    const error = await startServer('sqlite', { REDIS_URL: `redis://:hunter2secret@127.0.0.1:${port}` }).catch(
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(Error);
+    const { message } = error as Error;
+    expect(message).toMatch(
+      new RegExp(
+        `^REDIS_URL: cannot connect to 127\\.0\\.0\\.1:${port} \\(.+\\)\\. Start Redis there, or leave REDIS_URL unset to keep rate limits in this process\\.$`,
+      ),
+    );
+    expect(message).not.toContain('hunter2secret');
+  });
+
+  it('lets sign-in through while Redis is down after the start, and counts again once it is back', async () => {
+    // A loopback relay to the real Redis: closing it is an outage this test alone sees.
+    const sockets = new Set<Socket>();
+    const relay = createServer((client) => {
+      const upstream = connect(Number(redisUrl.port || 6379), redisUrl.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => sockets.delete(s));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayPort = (relay.address() as AddressInfo).port;
+    const server = await startServer('sqlite', {
+      RATE_LIMIT_AUTH_PER_MINUTE: '2',
+      REDIS_URL: `redis://127.0.0.1:${relayPort}`,
+      TRUST_PROXY: 'true',
+    });
+    const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const attempt = async () =>
+      (
+        await raw(server, 'POST', '/api/auth/login', {
+          body: JSON.stringify({ email: 'a@b.co', password: 'whatever' }),
+          headers: { 'x-forwarded-for': ip },
+        })
+      ).status;
+    try {
+      expect([await attempt(), await attempt(), await attempt()]).toEqual([401, 401, 429]);
+      await new Promise<void>((resolve) => {
+        relay.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      // Not counted while down, and never a 500.
+      expect([await attempt(), await attempt(), await attempt()]).toEqual([401, 401, 401]);
+      await new Promise<void>((resolve) => relay.listen(relayPort, '127.0.0.1', resolve));
+      let status = 401;
+      for (let i = 0; i < 100 && status !== 429; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = await attempt();
+      }
+      expect(status).toBe(429);
+    } finally {
+      await server.close();
+      for (const s of sockets) s.destroy();
+      relay.close();
+    }
   });
 });
