@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ConfigError } from './config.js';
 
 /** How long start-up waits for PostgreSQL to answer before saying it cannot reach it. */
 export const DATABASE_CONNECT_TIMEOUT_MS = 15_000;
@@ -31,6 +32,7 @@ const DATA_DIR_CODES = new Set(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'EACCES', 
  * password of DATABASE_URL: only `describe`.
  */
 export function databaseProblem(error: unknown, where: Where): string | undefined {
+  if (error instanceof ConfigError) return error.message;
   if (!(error instanceof Error)) return undefined;
   const { code } = error as SystemError;
   const postgres = where.database.startsWith('postgresql:');

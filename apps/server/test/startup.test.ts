@@ -4,6 +4,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
@@ -64,6 +65,22 @@ describe('start-up', () => {
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(
       'Invalid configuration: ROLE worker needs PostgreSQL (DATABASE_URL): with the embedded SQLite database one process does everything, ROLE=all (got "worker")',
+    );
+  });
+
+  it('stops with one line on a database a newer release migrated', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
+    dirs.push(dataDir);
+    const database = openDatabase({ dataDir, poolSize: 1 });
+    await migrateToLatest(database);
+    await sql`insert into schema_migrations (name, timestamp) values ('9999-from-the-future', 'x')`.execute(
+      database.db,
+    );
+    await database.close();
+    const { code, stderr } = await runMain({ DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'This database was migrated by a newer release of Linkwise (9999-from-the-future): run that release or a newer one.',
     );
   });
 

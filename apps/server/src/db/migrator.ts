@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { ConfigError } from '../config.js';
 import type { Database, Engine } from './database.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-link-counts.js';
@@ -67,6 +68,7 @@ class InCodeProvider implements MigrationProvider {
  * migrate: the second waits, then finds nothing left to do. SQLite serialises writers itself.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
+  await refuseNewerSchema(database);
   const migrator = new Migrator({
     db: database.db,
     provider: new InCodeProvider(database.engine),
@@ -76,4 +78,20 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * A database a newer release migrated: this release's code does not know its tables, so it stops with
+ * one line (instead of the migrator's "corrupted migrations" and a stack). No table yet: a new database.
+ */
+async function refuseNewerSchema(database: Database): Promise<void> {
+  const { rows } = await sql<{ name: string }>`select name from schema_migrations`
+    .execute(database.db)
+    .catch(() => ({ rows: [] }));
+  const unknown = rows.map((r) => r.name).filter((name) => !(name in migrations));
+  if (unknown.length) {
+    throw new ConfigError(
+      `This database was migrated by a newer release of Linkwise (${unknown.sort().join(', ')}): run that release or a newer one.`,
+    );
+  }
 }
