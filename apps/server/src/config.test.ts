@@ -42,6 +42,8 @@ describe('loadConfig', () => {
       'Invalid configuration: FREE_LINK_LIMIT must be a whole number of links, 1 or more (got "0")',
     );
     expect(fails({ FETCH_ALLOW_PRIVATE: 'maybe' })).toContain('FETCH_ALLOW_PRIVATE must be true or false');
+    // Read by the model's thread, but checked with the rest.
+    expect(fails({ MODEL_MEMORY_TRIM: 'False' })).toContain('MODEL_MEMORY_TRIM must be true or false');
     expect(fails({ DATABASE_URL: 'mysql://x' })).toMatch(
       /^Invalid configuration: DATABASE_URL must be a URL \(postgres or postgresql\)$/,
     );

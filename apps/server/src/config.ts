@@ -105,6 +105,8 @@ export const ConfigSchema = z
     MODEL_HUB_URL: url(['http', 'https']).default('https://huggingface.co'),
     MODEL_DOWNLOAD: bool.default(true),
     MODEL_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+    // Read by the model's own thread (transformer.worker.ts); checked here with everything else.
+    MODEL_MEMORY_TRIM: bool.default(true),
     // ROLE=api: how long a search waits for a worker to embed its query before answering from text.
     QUERY_EMBED_TIMEOUT_MS: z.coerce
       .number({ error: 'must be a whole number of milliseconds between 50 and 60000' })

@@ -11,6 +11,6 @@ export function openModelSession(folder: string, threads: number): Promise<ort.I
     interOpNumThreads: 1,
     // Without the CPU arena onnxruntime returns each batch's activations instead of keeping the
     // largest batch's high-water mark for the life of the process (bench/RESULTS.md: RSS).
-    enableCpuMemArena: process.env.MODEL_CPU_ARENA === 'true',
+    enableCpuMemArena: false,
   });
 }

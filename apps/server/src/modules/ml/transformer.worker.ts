@@ -8,7 +8,9 @@ import { TransformerModel, type TransformerModelOptions } from './transformer.mo
  * worker thread started from TypeScript sources has no workerData), and it loads on the first one.
  */
 let model: Promise<TransformerModel> | undefined;
-const trim = process.env.MODEL_MEMORY_TRIM !== 'false' ? () => nativeMemory().trim() : () => false;
+// Validated with the rest of the configuration (config.ts); read here without loading it into the thread.
+const trimOff = /^(false|0|no)$/.test(process.env.MODEL_MEMORY_TRIM?.trim() ?? '');
+const trim = trimOff ? () => false : () => nativeMemory().trim();
 serveWorker<{ options: TransformerModelOptions; texts: string[]; purpose: 'document' | 'query' }, Float32Array[]>(
   parentPort,
   async ({ options, texts, purpose }) => {
