@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
@@ -38,6 +38,8 @@ export async function backupSqlite(
   } finally {
     db.close();
   }
+  // The database's secrets (hashes, encrypted two-factor keys) are the service user's alone.
+  chmodSync(partial, 0o600);
   renameSync(partial, target);
   return target;
 }

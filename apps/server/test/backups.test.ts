@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,9 @@ describe.each(engines())('automatic backups on %s', (engine) => {
     const file = await raw(server, 'GET', `/api/backups/${listed.data[0]!.id}`, { token: pro.token });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toContain('attachment');
+    // Only the service user reads a backup on disk.
+    const onDisk = path.join(server.config.dataDir, 'backups', pro.userId, `${listed.data[0]!.id}.json`);
+    expect(statSync(onDisk).mode & 0o777).toBe(0o600);
     const body = file.json() as { format: string; links: { title: string }[] };
     expect(body.format).toBe('linkwise');
     expect(body.links.map((l) => l.title)).toEqual(['Backed up']);
@@ -88,6 +91,9 @@ describe('instance backup and restore (SQLite)', () => {
     const written = await backupSqlite(server.config.dataDir, target);
     await writing;
     expect(written).toBe(target);
+    // The database and its copies hold password and token hashes: the service user's alone.
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(server.config.dataDir, 'linkwise.db')).mode & 0o777).toBe(0o600);
     await api.createLink({ body: { url: 'https://after.example.com/' } });
     const dataDir = server.config.dataDir;
     const linksIn = async (dir: string) => {

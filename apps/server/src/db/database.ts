@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
@@ -126,7 +126,11 @@ export function openDatabase(options: DatabaseOptions): Database {
   const file = path.join(options.dataDir, 'linkwise.db');
   // Loaded only for the embedded engine: a PostgreSQL process never maps the native addon.
   const Sqlite = createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase;
+  const fresh = !existsSync(file);
   const sqlite = new Sqlite(file);
+  // Password and token hashes live here: a new database is the service user's alone (its WAL and
+  // shared-memory files take the same mode). An existing file keeps the mode its operator gave it.
+  if (fresh) chmodSync(file, 0o600);
   // WAL lets readers run beside the writer; FULL makes every acknowledged write survive power loss.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

@@ -83,7 +83,7 @@ export class BackupService {
     const id = toIso(this.deps.clock.now()).replace(/[-:]/g, '').replace('.', '');
     const target = path.join(folder, `${id}.json`);
     const partial = `${target}.partial`;
-    await pipeline(Readable.from(this.deps.exports.json(userId)), createWriteStream(partial));
+    await pipeline(Readable.from(this.deps.exports.json(userId)), createWriteStream(partial, { mode: 0o600 }));
     await rename(partial, target);
     const all = await this.files(userId);
     for (const old of all.slice(this.deps.keep)) await rm(path.join(folder, `${old.id}.json`), { force: true });

@@ -77,7 +77,7 @@ export class ImportService {
     await mkdir(this.folder(), { recursive: true });
     const target = this.fileOf(id);
     try {
-      await pipeline(file, createWriteStream(target));
+      await pipeline(file, createWriteStream(target, { mode: 0o600 }));
     } catch (error) {
       await rm(target, { force: true });
       throw error;
