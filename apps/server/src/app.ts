@@ -223,7 +223,11 @@ export async function buildApp({
         jobs,
         clock,
         app.log,
-        { concurrency: config.JOB_CONCURRENCY, lockTimeoutMs: config.JOB_LOCK_TIMEOUT_SECONDS * 1000 },
+        {
+          concurrency: config.JOB_CONCURRENCY,
+          lockTimeoutMs: config.JOB_LOCK_TIMEOUT_SECONDS * 1000,
+          soleWorker: database.engine === 'sqlite',
+        },
         metrics,
       )
     : undefined;

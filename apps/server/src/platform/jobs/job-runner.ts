@@ -12,6 +12,11 @@ export interface JobRunnerOptions {
   /** A running job whose lock is older than this is taken for crashed and runs again. */
   lockTimeoutMs: number;
   pollMs?: number;
+  /**
+   * The only worker its database has (SQLite: one process by design): a job still running when it
+   * starts was left by this process's previous life and runs again at once, without the lock timeout.
+   */
+  soleWorker?: boolean;
   /** Finished jobs are deleted after this long (failed ones after four times as long). */
   keepFinishedMs?: number;
 }
@@ -112,8 +117,11 @@ export class JobRunner {
       const cancel = await this.jobs.heartbeat(this.workerId, [...this.running.keys()], now);
       for (const id of cancel) this.running.get(id)?.abort.abort(new Stopped('cancel'));
       if (now - this.lastRecovery >= this.options.lockTimeoutMs / 2 || this.lastRecovery === 0) {
+        // Before this runner has claimed anything, on its first tick.
+        const staleBefore =
+          this.options.soleWorker && this.lastRecovery === 0 ? now + 1 : now - this.options.lockTimeoutMs;
         this.lastRecovery = now;
-        const recovered = await this.jobs.recoverStale(now - this.options.lockTimeoutMs, now);
+        const recovered = await this.jobs.recoverStale(staleBefore, now);
         if (recovered > 0) this.log.warn({ recovered }, 'requeued jobs left running by a stopped worker');
       }
       if (now - this.lastPrune >= DAY_MS / 24) {
