@@ -76,7 +76,9 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(1);
   }
-  app.log.info(`Linkwise ${version} on ${config.appUrl} (${database.describe}, billing ${config.BILLING})`);
+  // A worker answers only /api/health there: the line says so rather than suggest an address to open.
+  const serving = config.ROLE === 'worker' ? `worker, health on port ${config.PORT}` : `on ${config.appUrl}`;
+  app.log.info(`Linkwise ${version} ${serving} (${database.describe}, role ${config.ROLE}, billing ${config.BILLING})`);
 }
 
 main().catch((error: unknown) => {

@@ -143,7 +143,7 @@ describe('start-up', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-start-'));
     dirs.push(dataDir);
     const { code, stdout } = await runMain({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, /Linkwise .* on http/);
-    expect(stdout).toMatch(/sqlite:.*linkwise\.db/);
+    expect(stdout).toMatch(/sqlite:.*linkwise\.db, role all, billing/);
     expect(stdout).toMatch(/shutting down/);
     expect(code).toBe(0);
   });

@@ -64,8 +64,9 @@ class InCodeProvider implements MigrationProvider {
 
 /**
  * Bring the schema up to date. On PostgreSQL, Kysely runs all pending migrations in one
- * transaction holding `pg_advisory_xact_lock`, so two instances starting together cannot both
- * migrate: the second waits, then finds nothing left to do. SQLite serialises writers itself.
+ * transaction while holding a session advisory lock (`pg_advisory_lock`, waited for up to an hour),
+ * so two instances starting together cannot both migrate: the second waits, then finds nothing left
+ * to do. SQLite serialises writers itself.
  */
 export async function migrateToLatest(database: Database): Promise<string[]> {
   await refuseNewerSchema(database);
