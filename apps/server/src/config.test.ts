@@ -42,6 +42,14 @@ describe('loadConfig', () => {
       'Invalid configuration: FREE_LINK_LIMIT must be a whole number of links, 1 or more (got "0")',
     );
     expect(fails({ FETCH_ALLOW_PRIVATE: 'maybe' })).toContain('FETCH_ALLOW_PRIVATE must be true or false');
+    expect(fails({ DATABASE_POOL_SIZE: 'lots' })).toBe(
+      'Invalid configuration: DATABASE_POOL_SIZE must be a whole number of connections from 1 to 200 (got "lots")',
+    );
+    expect(fails({ JOB_CONCURRENCY: '0' })).toContain('JOB_CONCURRENCY must be a whole number of jobs from 1 to 64');
+    expect(fails({ MAIL_FROM: 'x' })).toContain('MAIL_FROM must be a sender address such as');
+    expect(fails({ ROLE: 'worker', JOBS_ENABLED: 'false', DATABASE_URL: 'postgres://db.example/x' })).toContain(
+      'JOBS_ENABLED false leaves a ROLE=worker process nothing to do',
+    );
     // Read by the model's thread, but checked with the rest.
     expect(fails({ MODEL_MEMORY_TRIM: 'False' })).toContain('MODEL_MEMORY_TRIM must be true or false');
     expect(fails({ DATABASE_URL: 'mysql://x' })).toMatch(

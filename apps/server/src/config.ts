@@ -40,6 +40,12 @@ const trustProxy = z.string().transform((value, ctx): false | number | string[] 
   return z.NEVER;
 });
 
+/** A whole number in a range, refused with one message that says what is allowed. */
+const whole = (min: number, max: number, unit: string) => {
+  const error = `must be a whole number of ${unit} from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
 const money = z.coerce
   .number({ error: 'must be a price such as 4.90' })
   .positive({ error: 'must be a price above 0' })
@@ -69,7 +75,7 @@ export const ConfigSchema = z
     APP_URL: url(['http', 'https']).optional(),
     DATA_DIR: z.string().min(1, { error: 'must be a folder path' }).default('./data'),
     DATABASE_URL: url(['postgres', 'postgresql']).optional(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).optional(),
+    DATABASE_POOL_SIZE: whole(1, 200, 'connections').optional(),
     REDIS_URL: url(['redis', 'rediss']).optional(),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -93,7 +99,11 @@ export const ConfigSchema = z
       .min(1, { error: 'must be a whole number of dimensions between 1 and 8192' })
       .max(8192, { error: 'must be a whole number of dimensions between 1 and 8192' })
       .optional(),
-    AI_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(20),
+    AI_TIMEOUT_SECONDS: z.coerce
+      .number({ error: 'must be a number of seconds from 1 to 300' })
+      .min(1, { error: 'must be a number of seconds from 1 to 300' })
+      .max(300, { error: 'must be a number of seconds from 1 to 300' })
+      .default(20),
     // The offline embedding model (decision 0011): a transformer from MODELS_DIR, or USE-lite alone.
     LOCAL_MODEL: z
       .enum(['minilm-bge-use-multilingual', 'minilm-use-multilingual', 'all-minilm-l6-v2', 'use-lite'], {
@@ -104,7 +114,7 @@ export const ConfigSchema = z
     // Where a missing model is downloaded from (a mirror laid out like the hub), and whether it is.
     MODEL_HUB_URL: url(['http', 'https']).default('https://huggingface.co'),
     MODEL_DOWNLOAD: bool.default(true),
-    MODEL_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+    MODEL_THREADS: whole(1, 64, 'threads').default(1),
     // Read by the model's own thread (transformer.worker.ts); checked here with everything else.
     MODEL_MEMORY_TRIM: bool.default(true),
     // ROLE=api: how long a search waits for a worker to embed its query before answering from text.
@@ -120,8 +130,8 @@ export const ConfigSchema = z
     METRICS: bool.default(false),
     // Optional bearer token for GET /metrics (the numbers describe the installation, not any user).
     METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-    JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-    JOB_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86400).default(120),
+    JOB_CONCURRENCY: whole(1, 64, 'jobs').default(2),
+    JOB_LOCK_TIMEOUT_SECONDS: whole(1, 86400, 'seconds').default(120),
     BILLING: z.enum(['off', 'simulated', 'stripe'], { error: 'must be off, simulated or stripe' }).default('simulated'),
     STRIPE_SECRET_KEY: z
       .string()
@@ -176,9 +186,9 @@ export const ConfigSchema = z
     SECRET_KEY: z.string().min(32, { error: 'must be at least 32 characters (e.g. openssl rand -hex 32)' }).optional(),
     // Outgoing email (password reset): smtp://user:pass@host:587 or smtps://…:465. Unset: no reset by email.
     SMTP_URL: url(['smtp', 'smtps']).optional(),
-    MAIL_FROM: z.string().min(3).optional(),
+    MAIL_FROM: z.string().min(3, { error: 'must be a sender address such as Linkwise <links@example.com>' }).optional(),
     // Failed sign-ins per account (any address) within 15 minutes before that account is paused.
-    SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
+    SIGN_IN_FAILURES_PER_ACCOUNT: whole(1, 1000, 'attempts').default(10),
     FREE_LINK_LIMIT: z.coerce
       .number({ error: 'must be a whole number of links, 1 or more' })
       .int({ error: 'must be a whole number of links, 1 or more' })
@@ -187,7 +197,7 @@ export const ConfigSchema = z
     SUPPORT_EMAIL: z.email({ error: 'must be an email address' }).default('support@linkwise.example'),
     OPERATOR_NAME: z.string().min(1).default('Linkwise'),
     TRUST_PROXY: trustProxy.default(false),
-    RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_AUTH_PER_MINUTE: whole(1, 1_000_000, 'requests').default(10),
     // A request's headers and body must arrive within this; a client that never finishes is cut off (408).
     REQUEST_TIMEOUT_SECONDS: z.coerce
       .number({ error: 'must be a whole number of seconds between 1 and 3600' })
@@ -202,8 +212,8 @@ export const ConfigSchema = z
       .min(1024 * 1024, { error: 'must be a whole number of bytes, 1 MB or more' })
       .default(100 * 1024 * 1024),
     // Pro automatic backups: how often (days) and how many are kept.
-    BACKUP_EVERY_DAYS: z.coerce.number().int().min(1).max(365).default(7),
-    BACKUP_KEEP: z.coerce.number().int().min(1).max(100).default(4),
+    BACKUP_EVERY_DAYS: whole(1, 365, 'days').default(7),
+    BACKUP_KEEP: whole(1, 100, 'backups').default(4),
     // Open connections per client address (behind TRUST_PROXY: requests in progress); 0 turns the cap off.
     MAX_CONNECTIONS_PER_IP: z.coerce
       .number({ error: 'must be a whole number, 0 (no cap) or more' })
@@ -272,6 +282,14 @@ export const ConfigSchema = z
         code: 'custom',
         path: ['ROLE'],
         message: `${c.ROLE} needs PostgreSQL (DATABASE_URL): with the embedded SQLite database one process does everything, ROLE=all`,
+      });
+    }
+    if (c.ROLE === 'worker' && !c.JOBS_ENABLED) {
+      // A worker serves nothing but its health: without jobs it would run and do nothing, silently.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOBS_ENABLED'],
+        message: 'false leaves a ROLE=worker process nothing to do: leave JOBS_ENABLED on, or run it as ROLE=api',
       });
     }
     if (c.AI_PROVIDER === 'openai' && !c.OPENAI_API_KEY && !c.OPENAI_BASE_URL) {
