@@ -523,7 +523,21 @@ export async function buildApp({
           config.MAIL_FROM ?? `${config.OPERATOR_NAME} <no-reply@${new URL(config.appUrl).hostname}>`,
         )
       : undefined;
-    if (mailer) app.addHook('onClose', () => mailer.close());
+    if (mailer) {
+      app.addHook('onClose', () => mailer.close());
+      // Password reset is offered whenever SMTP_URL is set: a server that does not answer is said at once,
+      // not first when someone's reset mail is lost (not awaited: a slow server delays nothing).
+      if (serveApi) {
+        mailer
+          .verify()
+          .catch((error: unknown) =>
+            app.log.warn(
+              { reason: error instanceof Error ? error.message : String(error) },
+              'SMTP_URL cannot be used: password-reset mails are not sent until it can',
+            ),
+          );
+      }
+    }
     const account = new AccountService({
       users,
       auth,

@@ -10,6 +10,8 @@ export interface Mail {
 /** Outgoing email; `undefined` where SMTP is not configured (the features that need it are not offered). */
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** Connects (and signs in) without sending: rejects when the server would refuse or never answer. */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -19,6 +21,9 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   return {
     async send(mail) {
       await transport.sendMail({ from, ...mail });
+    },
+    async verify() {
+      await transport.verify();
     },
     close: () => transport.close(),
   };
