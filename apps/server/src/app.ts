@@ -509,6 +509,17 @@ export async function buildApp({
       clock,
       issuer: config.OPERATOR_NAME,
     });
+    if (serveApi) {
+      void secondFactor.keyOpensStoredSecrets().then(
+        (opens) =>
+          opens ||
+          app.log.warn(
+            'Two-factor secrets in this database were sealed with another server key: no two-factor code is accepted. Put back the DATA_DIR/secret.key (or SECRET_KEY) that belongs with this database, or turn two-factor off for its accounts with npm run reset-password -- <email> --disable-2fa',
+          ),
+        (error: unknown) =>
+          app.log.warn({ err: error }, 'could not check the two-factor secrets against the server key'),
+      );
+    }
     const auth = new AuthService({
       users,
       billing,

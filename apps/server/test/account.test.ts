@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { AccountMessages, type ApiClient } from '@linkwise/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../src/modules/auth/secret-box.js';
 import { totpCode } from '../src/modules/auth/totp.js';
-import { engines, failure, raw, startServer, type TestServer } from './harness.js';
+import { engines, failure, loggedApp, raw, startServer, type TestServer } from './harness.js';
 
 const PASSWORD = 'correct horse';
 
@@ -315,5 +319,45 @@ describe.each(engines())('account security on %s', (engine) => {
         expect(typeof client[name]).toBe('function');
       }
     });
+  });
+});
+
+describe('a database whose two-factor secrets another server key sealed', () => {
+  it('is logged at start-up with what to do, and a matching key says nothing', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-key-'));
+    const key = 'a'.repeat(64);
+    try {
+      const first = await loggedApp({ SECRET_KEY: key }, dataDir);
+      const registered = await first.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        headers: { 'content-type': 'application/json' },
+        payload: { email: 'key@example.com', username: 'key', password: 'correct horse' },
+      });
+      const { user } = registered.json<{ user: { id: string } }>();
+      // Two-factor on, sealed as this server seals it.
+      await first.database.db
+        .updateTable('users')
+        .set({ totp_secret: new SecretBox(key).seal('JBSWY3DPEHPK3PXP', user.id), totp_enabled_at: 1 })
+        .where('id', '=', user.id)
+        .execute();
+      await first.close();
+
+      const same = await loggedApp({ SECRET_KEY: key }, dataDir);
+      // The check runs in the background: give it the time the other case needs to answer.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(same.lines.join('')).not.toContain('Two-factor secrets');
+      await same.close();
+
+      const other = await loggedApp({ SECRET_KEY: 'b'.repeat(64) }, dataDir);
+      const warning = await other.waitForLine(
+        'Two-factor secrets in this database were sealed with another server key',
+      );
+      expect(warning?.level).toBe(40);
+      expect(warning?.msg).toContain('npm run reset-password -- <email> --disable-2fa');
+      await other.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { ApiError, createApiClient, type ApiClient, type Link, type LinkCreateInput } from '@linkwise/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect, inject } from 'vitest';
-import { buildApp, type AppOptions } from '../src/app.js';
+import { buildApp, loggerOptions, type AppOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type Database, type Engine } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrator.js';
@@ -245,4 +246,45 @@ export const testVaultMaterial = {
 /** Gives a user a vault, as the web app does before it lets credentials be added. */
 export async function setUpVault(api: ApiClient): Promise<void> {
   await api.putVault({ body: { ...testVaultMaterial, replaces: null } });
+}
+
+/**
+ * The app over an SQLite database in `dataDir` (a fresh folder when not given), not listening, with
+ * every log line it writes at `level` kept in `lines` (for what start-up says, and what it must not).
+ */
+export async function loggedApp(env: Record<string, string>, dataDir?: string, level = 'info') {
+  const dir = dataDir ?? mkdtempSync(path.join(tmpdir(), 'linkwise-logged-'));
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const config = loadConfig({ DATA_DIR: dir, JOBS_ENABLED: 'false', MODEL_DOWNLOAD: 'false', ...env });
+  const database = openDatabase({ dataDir: dir, poolSize: 1 });
+  await migrateToLatest(database);
+  const options = loggerOptions(level);
+  if (typeof options !== 'object') throw new Error('expected logger options');
+  const app = await buildApp({ config, database, logger: { ...options, stream } });
+  /** The first line containing `text`, waited for up to 5 s. */
+  const waitForLine = async (text: string) => {
+    for (let i = 0; i < 100; i++) {
+      const line = lines.find((l) => l.includes(text));
+      if (line) return JSON.parse(line) as { level: number; msg: string; reason?: string };
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return undefined;
+  };
+  return {
+    app,
+    database,
+    lines,
+    waitForLine,
+    close: async () => {
+      await app.close();
+      await database.close();
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,17 +1,9 @@
 import { AccountMessages } from '@linkwise/contract';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrator.js';
-import { engines, failure, freePort, raw, startServer, type TestServer } from './harness.js';
+import { engines, failure, freePort, loggedApp, raw, startServer, type TestServer } from './harness.js';
 import { startMailbox } from './mail-double.js';
 
 describe.each(engines())('password reset by email on %s', (engine) => {
@@ -128,35 +120,14 @@ describe('the administrator reset (npm run reset-password) on sqlite', () => {
 
 describe('an SMTP server that does not answer', () => {
   it('is logged at start-up, without its password, instead of first when a reset mail is lost', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'linkwise-smtp-'));
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
     const port = await freePort();
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      JOBS_ENABLED: 'false',
-      SMTP_URL: `smtp://mailer:hunter2secret@127.0.0.1:${port}`,
-    });
-    const database = openDatabase({ dataDir, poolSize: 1 });
-    await migrateToLatest(database);
-    const options = loggerOptions('info');
-    if (typeof options !== 'object') throw new Error('expected logger options');
-    const app = await buildApp({ config, database, logger: { ...options, stream } });
+    const logged = await loggedApp({ SMTP_URL: `smtp://mailer:hunter2secret@127.0.0.1:${port}` });
     try {
-      const warned = () => lines.find((l) => l.includes('SMTP_URL cannot be used'));
-      for (let i = 0; i < 100 && !warned(); i++) await new Promise((r) => setTimeout(r, 50));
-      const warning = JSON.parse(warned() ?? '{}') as { level?: number; reason?: string };
-      expect([warning.level, warning.reason]).toEqual([40, expect.stringContaining('ECONNREFUSED') as string]);
-      expect(lines.join('')).not.toContain('hunter2secret');
+      const warning = await logged.waitForLine('SMTP_URL cannot be used');
+      expect([warning?.level, warning?.reason]).toEqual([40, expect.stringContaining('ECONNREFUSED') as string]);
+      expect(logged.lines.join('')).not.toContain('hunter2secret');
     } finally {
-      await app.close();
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await logged.close();
     }
   });
 });

@@ -22,6 +22,15 @@ function newRecoveryCode(): string {
 export class SecondFactor {
   constructor(private readonly deps: { users: UserRepository; box: SecretBox; clock: Clock; issuer: string }) {}
 
+  /**
+   * Whether the server key opens the two-factor secrets already stored: a database restored without
+   * its DATA_DIR/secret.key (or moved to another SECRET_KEY) accepts no code from anyone.
+   */
+  async keyOpensStoredSecrets(): Promise<boolean> {
+    const stored = await this.deps.users.sealedTotpSecrets(3);
+    return stored.every(({ id, sealed }) => this.deps.box.open(sealed, id) !== undefined);
+  }
+
   /** A fresh secret kept as pending until a code confirms it. */
   async setup(user: { id: string; email: string }): Promise<{ secret: string; otpauthUrl: string; qrCode: string }> {
     const secret = newTotpSecret();

@@ -149,6 +149,17 @@ export class UserRepository {
     await query.execute();
   }
 
+  /** Up to `limit` accounts' sealed TOTP secrets (to check the server key still opens them). */
+  async sealedTotpSecrets(limit: number): Promise<{ id: string; sealed: string }[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'totp_secret'])
+      .where('totp_secret', 'is not', null)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, sealed: r.totp_secret! }));
+  }
+
   async setPendingTotp(userId: string, sealed: string | null): Promise<void> {
     await this.db.updateTable('users').set({ totp_pending_secret: sealed }).where('id', '=', userId).execute();
   }
