@@ -63,7 +63,7 @@ export function UpgradeDialog({
               plan.id === 'yearly' ? (plan.monthlyEquivalent ?? plan.price / 12) : plan.price,
               plan.currency,
             )}
-            <span className="text-sm font-normal text-slate-500"> / month</span>
+            <span className="text-sm font-normal text-slate-500 dark:text-slate-400"> / month</span>
           </p>
           {plan.id === 'yearly' && (
             <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -85,7 +85,7 @@ export function UpgradeDialog({
           </ul>
         </div>
       ) : (
-        <p className="mt-4 text-sm text-slate-500">Loading plans...</p>
+        <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">Loading plans...</p>
       )}
       <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={() => onOpenChange(false)}>

@@ -30,7 +30,7 @@ export default function VaultPrompt() {
           <UnlockVaultForm onDone={closePrompt} autoFocus />
           <p className="text-xs text-slate-500 dark:text-slate-400">
             Forgot it? It cannot be recovered; in{' '}
-            <Link to="/vault" className="text-brand-600 underline" onClick={closePrompt}>
+            <Link to="/vault" className="text-brand-600 underline dark:text-brand-100" onClick={closePrompt}>
               Vault Settings
             </Link>{' '}
             you can reset the vault, which deletes the stored credentials.

@@ -102,7 +102,7 @@ export default function DataExportSection({ onImportPage = false }: { onImportPa
         {backups.data && !backups.data.enabled ? (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
             Pro keeps a backup of your library every {backups.data.everyDays} days.{' '}
-            <Link to="/pricing" className="font-medium text-brand-700 underline dark:text-brand-300">
+            <Link to="/pricing" className="font-medium text-brand-700 underline dark:text-brand-100">
               Upgrade to Pro
             </Link>
           </p>

@@ -254,7 +254,7 @@ function Progress({ item, onCancel }: { item: Import; onCancel: () => void }) {
             ))}
           </ul>
           {item.errors.length >= 100 && (
-            <p className="mt-2 text-xs text-slate-500">The first 100 are listed; the report holds every one.</p>
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">The first 100 are listed; the report holds every one.</p>
           )}
         </div>
       )}

@@ -25,7 +25,7 @@ export default function ContactPage() {
         </h2>
         <p className="mt-2">
           Email{' '}
-          <a className="text-brand-600 underline" href={`mailto:${supportEmail}`}>
+          <a className="text-brand-600 underline dark:text-brand-100" href={`mailto:${supportEmail}`}>
             {supportEmail}
           </a>
           . We typically respond within 24 hours. Pro subscribers get priority support.

@@ -4,7 +4,7 @@ import { LegalPage } from './legal-layout';
 export default function PrivacyPage() {
   const { operatorName, supportEmail } = useAppConfig().data ?? FALLBACK_CONFIG;
   const mail = (
-    <a className="text-brand-600 underline" href={`mailto:${supportEmail}`}>
+    <a className="text-brand-600 underline dark:text-brand-100" href={`mailto:${supportEmail}`}>
       {supportEmail}
     </a>
   );

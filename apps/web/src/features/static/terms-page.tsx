@@ -65,7 +65,7 @@ export default function TermsPage() {
           body: (
             <p>
               We give 30 days&apos; notice of material changes to these terms. Questions:{' '}
-              <a className="text-brand-600 underline" href={`mailto:${supportEmail}`}>
+              <a className="text-brand-600 underline dark:text-brand-100" href={`mailto:${supportEmail}`}>
                 {supportEmail}
               </a>
               .

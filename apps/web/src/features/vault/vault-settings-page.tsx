@@ -117,7 +117,7 @@ export default function VaultSettingsPage() {
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Website credentials stored with your links are encrypted in this browser with your master password. Linkwise
           stores only the encrypted data.{' '}
-          <Link to="/security" className="text-brand-600 underline">
+          <Link to="/security" className="text-brand-600 underline dark:text-brand-100">
             How it works
           </Link>
         </p>
