@@ -54,7 +54,7 @@ function SessionRow({ session, onRevoke, busy }: { session: Session; onRevoke: (
           size="sm"
           disabled={busy}
           onClick={onRevoke}
-          aria-label={`Sign out ${hint ?? session.name}`}
+          aria-label={`${session.kind === 'api' ? 'Revoke' : 'Sign out'} ${hint ?? session.name}`}
         >
           {session.kind === 'api' ? 'Revoke' : 'Sign Out'}
         </Button>
