@@ -140,8 +140,9 @@ export interface WatchedPage {
 export async function openPage(
   browser: Browser,
   viewport: { width: number; height: number } = { width: 1280, height: 800 },
+  colorScheme: 'light' | 'dark' = 'light',
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport, isMobile: viewport.width < 500 });
+  const context = await browser.newContext({ viewport, isMobile: viewport.width < 500, colorScheme });
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(15_000);
   const page = await context.newPage();

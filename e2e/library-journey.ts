@@ -600,5 +600,37 @@ export function libraryJourneys(ctx: Context): void {
         await visitor.close();
       }
     });
+
+    void it('axe finds none in dark mode either, nor with a toast, an API token or the skip link on screen', async () => {
+      await user.client.createApiToken({ body: { name: 'Reading script', scope: 'read' } });
+      const dark = await openPage(ctx.browser(), DESKTOP, 'dark');
+      try {
+        const { page } = dark;
+        await signInBrowser(page, server.url, { token: user.token, user: user.user });
+        for (const path of ['/dashboard', '/profile', '/vault', '/pricing', '/import', '/privacy', '/contact']) {
+          await page.goto(`${server.url}${path}`);
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+          await axe(page, `dark-${path.slice(1)}`);
+        }
+        // Shown only while focused: the first Tab stop of every page.
+        await page.keyboard.press('Tab');
+        await page.getByRole('link', { name: 'Skip to content' }).waitFor();
+        await axe(page, 'dark-skip-link');
+        await page.goto(`${server.url}/dashboard`);
+        await page.locator('input[aria-label^="Select "]').first().click();
+        await page.getByRole('toolbar', { name: 'Selected links' }).getByRole('button', { name: 'Mark read' }).click();
+        await page.locator('[data-sonner-toast]').first().waitFor();
+        await axe(page, 'dark-toast');
+      } finally {
+        await dark.close();
+      }
+      // Toasts in light mode (the first journeys' pages never had one on screen while axe ran).
+      const { page } = w;
+      await page.goto(`${server.url}/dashboard`);
+      await page.locator('input[aria-label^="Select "]').first().click();
+      await page.getByRole('toolbar', { name: 'Selected links' }).getByRole('button', { name: 'Mark unread' }).click();
+      await page.locator('[data-sonner-toast]').first().waitFor();
+      await axe(page, 'toast');
+    });
   });
 }
