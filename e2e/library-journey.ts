@@ -391,6 +391,16 @@ export function libraryJourneys(ctx: Context): void {
       await page.keyboard.press('Escape');
       assert.equal(await page.getByLabel(`Select ${order[0]}`).isChecked(), false);
 
+      // An action of the bar, by keyboard: the keyboard comes back to the card the selection was made
+      // at (the bar closes under it), not to the top of the page.
+      await page.keyboard.press('j');
+      await page.keyboard.press('x');
+      const bar = page.getByRole('toolbar', { name: 'Selected links' });
+      await bar.getByRole('button', { name: 'Mark read' }).focus();
+      await page.keyboard.press('Enter');
+      await bar.waitFor({ state: 'detached' });
+      await eventually(focusedTitle, (label) => label === `Select ${order[1]}`, 'the keyboard back at the card');
+
       await page.keyboard.press('e');
       await page.getByRole('dialog', { name: 'Edit Link' }).waitFor();
       await page.keyboard.press('Escape');

@@ -31,10 +31,26 @@ export function focusNearest(ancestors: readonly HTMLElement[], doc: Document = 
 }
 
 /**
+ * Where the part of the page the lost control was in sends the keyboard: `data-focus-return` on it
+ * (or on an ancestor) lists selectors, separated by ';', tried in order. The nearest hint decides.
+ */
+export function returnTarget(ancestors: readonly HTMLElement[], doc: Document = document): HTMLElement | undefined {
+  const main = doc.querySelector('main');
+  const hint = ancestors.find((a) => a.dataset.focusReturn)?.dataset.focusReturn;
+  if (!main || !hint) return undefined;
+  for (const selector of hint.split(';')) {
+    const target = doc.querySelector<HTMLElement>(selector.trim());
+    if (target && main.contains(target) && visible(target)) return target;
+  }
+  return undefined;
+}
+
+/**
  * Keeps the keyboard focus from falling to <body> when the control that held it goes away: a form
  * replaced by what it produced (Create Vault → Lock Vault), a row removed (Revoke), a button
- * disabled while it works. Focus goes back to that control once it can take it again, else to the
- * first control of the closest part of the page still there. Only inside <main>, never when a
+ * disabled while it works. Focus goes back to that control once it can take it again, else where
+ * its part of the page says (`data-focus-return`), else to the first control of the closest part of
+ * the page still there. Only inside <main>, never when a
  * click put the focus elsewhere on purpose, and after dialogs have given focus back themselves.
  */
 export function installFocusRescue(doc: Document = document): () => void {
@@ -64,7 +80,9 @@ export function installFocusRescue(doc: Document = document): () => void {
       if (main.contains(last) && last.matches(FOCUSABLE) && visible(last)) last.focus();
       return;
     }
-    focusNearest(ancestors, doc);
+    const target = returnTarget(ancestors, doc);
+    if (target) target.focus();
+    else focusNearest(ancestors, doc);
   };
   // Dialogs give focus back on a timer of their own after they unmount: let them go first.
   const schedule = () => {

@@ -32,6 +32,7 @@ const ShortcutsDialog = lazy(() =>
 const SKELETONS = 6;
 const grid = 'mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3';
 
+const checkboxAt = (index: number) => `[data-card-index="${index}"] input[type="checkbox"]`;
 const cardAt = (index: number) => document.querySelector<HTMLElement>(`[data-card-index="${index}"]`);
 const focusedCard = () => document.activeElement?.closest<HTMLElement>('[data-card-index]') ?? null;
 
@@ -359,6 +360,9 @@ export default function DashboardPage() {
           categories={categories.data ?? []}
           onSelectAll={selectAll}
           onClear={() => setSelected(new Set())}
+          // When the bar goes (an action done, Clear, Escape), the keyboard goes back to the list where
+          // the selection was made, not to the top of the page.
+          returnFocus={`${checkboxAt(anchor.current ?? 0)}; ${checkboxAt(0)}; #link-search`}
         />
       )}
 
@@ -396,7 +400,7 @@ export default function DashboardPage() {
               </Link>
             </p>
           )}
-          <Button className="mt-4" variant="secondary" onClick={clearSearch}>
+          <Button className="mt-4" variant="secondary" onClick={clearSearch} data-focus-return="#link-search">
             Clear search
           </Button>
         </div>

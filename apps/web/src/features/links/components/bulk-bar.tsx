@@ -26,6 +26,7 @@ export function BulkBar({
   categories,
   onSelectAll,
   onClear,
+  returnFocus,
 }: {
   ids: readonly string[];
   /** How many links the current view matches (for "Select all"). */
@@ -33,6 +34,8 @@ export function BulkBar({
   categories: readonly string[];
   onSelectAll: () => void;
   onClear: () => void;
+  /** Where the keyboard goes once the bar is gone (selectors, `data-focus-return`). */
+  returnFocus?: string;
 }) {
   const client = useQueryClient();
   const bulk = useBulk();
@@ -95,6 +98,7 @@ export function BulkBar({
     <div
       role="toolbar"
       aria-label="Selected links"
+      data-focus-return={returnFocus}
       className="sticky top-[4.75rem] z-20 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-brand-500/40 bg-white/95 p-2 shadow-lg backdrop-blur dark:border-brand-600/40 dark:bg-slate-900/95"
     >
       <span className="px-2 text-sm font-semibold" aria-live="polite">

@@ -35,7 +35,12 @@ export function FilteredEmpty({ total, onClear }: { total: number; onClear: () =
       <p className="mt-1 text-slate-600 dark:text-slate-400">
         Your library holds {total} {total === 1 ? 'link' : 'links'}; none of them matches all the filters chosen.
       </p>
-      <Button className="mt-4" variant="secondary" onClick={onClear}>
+      <Button
+        className="mt-4"
+        variant="secondary"
+        onClick={onClear}
+        data-focus-return="#link-filters select; #link-search"
+      >
         Clear filters
       </Button>
     </div>

@@ -164,7 +164,8 @@ export function LinkCard({ link, onEdit, index, selected = false, onSelect, onTa
       {description && <p className="mt-2 line-clamp-3 text-sm text-slate-600 dark:text-slate-300">{description}</p>}
 
       {shown.length > 0 && (
-        <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags">
+        // A tag shows its search, which replaces this list: the keyboard goes to the search box.
+        <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags" data-focus-return="#link-search">
           {shown.map((tag) => (
             <li key={tag}>
               {onTag ? (
