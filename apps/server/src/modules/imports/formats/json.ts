@@ -185,12 +185,18 @@ export async function* parseJson(
 export async function* parseLinkwarden(open: () => AsyncIterable<Buffer | string>): AsyncGenerator<ParsedItem> {
   const collections = new Map<string, Collection>();
   const fields = new Map<number, Obj>();
-  for await (const { path, value } of pickJson(
-    open(),
-    (p) => p.length === 3 && p[0] === 'collections' && (p[2] === 'id' || p[2] === 'name' || p[2] === 'parentId'),
-  )) {
-    const index = path[1] as number;
-    fields.set(index, { ...fields.get(index), [path[2] as string]: value });
+  try {
+    for await (const { path, value } of pickJson(
+      open(),
+      (p) => p.length === 3 && p[0] === 'collections' && (p[2] === 'id' || p[2] === 'name' || p[2] === 'parentId'),
+    )) {
+      const index = path[1] as number;
+      fields.set(index, { ...fields.get(index), [path[2] as string]: value });
+    }
+  } catch (error) {
+    // A file cut short (the start of a big backup, as the preview is sent) still yields the links
+    // before the cut; the links pass below reaches the same cut and refuses a truly truncated file.
+    if (!(error instanceof ImportFileError) || fields.size === 0) throw error;
   }
   const idByIndex = new Map<number, string>();
   for (const [index, f] of fields) {

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseLinkwarden } from '../src/modules/imports/formats/json.js';
+import { ImportFileError, type ImportRecord, type ParsedItem } from '../src/modules/imports/formats/record.js';
+
+/** The records a parser yields until it ends or throws, and what it threw. */
+async function collect(items: AsyncIterable<ParsedItem>): Promise<{ records: ImportRecord[]; error: unknown }> {
+  const records: ImportRecord[] = [];
+  try {
+    for await (const item of items) if ('record' in item) records.push(item.record);
+  } catch (error) {
+    return { records, error };
+  }
+  return { records, error: null };
+}
+
+/** The text as a stream of `size`-byte chunks, as a file is read. */
+function chunksOf(text: string, size = 1024): AsyncIterable<Buffer> {
+  const bytes = Buffer.from(text);
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
+  return Readable.from(parts);
+}
+
+describe('Linkwarden backups', () => {
+  const backup = JSON.stringify({
+    id: 1,
+    collections: [0, 1].map((c) => ({
+      id: c + 1,
+      name: `Collection ${c}`,
+      parentId: null,
+      links: Array.from({ length: 50 }, (_, i) => ({
+        name: `Link ${c}-${i}`,
+        url: `https://example.com/${c}/${i}`,
+        collectionId: c + 1,
+        tags: [],
+      })),
+    })),
+  });
+
+  it('yields the links before the cut of a file cut short (the preview is sent only its start), then refuses it', async () => {
+    const cut = backup.slice(0, Math.floor(backup.length * 0.75));
+    const { records, error } = await collect(parseLinkwarden(() => chunksOf(cut)));
+    expect(records.length).toBeGreaterThan(20);
+    expect(records[0]).toMatchObject({ url: 'https://example.com/0/0', title: 'Link 0-0', folders: ['Collection 0'] });
+    expect(error).toBeInstanceOf(ImportFileError);
+  });
+
+  it('reads a whole backup', async () => {
+    const { records, error } = await collect(parseLinkwarden(() => chunksOf(backup)));
+    expect(error).toBeNull();
+    expect(records).toHaveLength(100);
+    expect(records[99]).toMatchObject({ folders: ['Collection 1'] });
+  });
+});
