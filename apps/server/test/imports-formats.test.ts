@@ -1,6 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { zip } from './import-helpers.js';
 import { parseLinkwarden } from '../src/modules/imports/formats/json.js';
+import { readImportFile } from '../src/modules/imports/formats/read.js';
 import { ImportFileError, type ImportRecord, type ParsedItem } from '../src/modules/imports/formats/record.js';
 
 /** The records a parser yields until it ends or throws, and what it threw. */
@@ -51,5 +56,22 @@ describe('Linkwarden backups', () => {
     expect(error).toBeNull();
     expect(records).toHaveLength(100);
     expect(records[99]).toMatchObject({ folders: ['Collection 1'] });
+  });
+});
+
+describe('Omnivore exports', () => {
+  it('keeps highlights in non-Latin scripts whole, however the archive chunks them', async () => {
+    const highlight = '漢字かな交じり文'.repeat(1125); // 9,000 characters, 27 kB: several inflate chunks
+    const archive = await zip({
+      'metadata_0_to_1.json': JSON.stringify([
+        { id: 'a', slug: 'cjk', title: 'CJK', url: 'https://example.com/cjk', state: 'Succeeded', labels: [] },
+      ]),
+      'highlights/cjk.md': `> ${highlight}\n`,
+    });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'linkwise-omnivore-')), 'export.zip');
+    writeFileSync(file, archive);
+    const { records, error } = await collect(readImportFile(file, 'omnivore'));
+    expect(error).toBeNull();
+    expect(records[0]!.extras).toEqual([['Highlights', `> ${highlight}`]]);
   });
 });

@@ -5,7 +5,7 @@ import { parseCsv, sniffCsv } from './csv.js';
 import { omnivoreRecord, parseJson, parseLinkwarden, sniffJson } from './json.js';
 import { pickJson } from './json-stream.js';
 import { parseNetscape, sniffHtml } from './netscape.js';
-import { ImportFileError, type ParsedItem } from './record.js';
+import { ImportFileError, utf8Chunks, type ParsedItem } from './record.js';
 import { entryChunks, zipEntries, zipNames } from './zip.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -91,8 +91,9 @@ export async function* readImportFile(file: string, format: ImportFormat): Async
       for await (const entry of zipEntries(file, omnivoreHighlight)) {
         if (!entry.stream) continue;
         let text = '';
-        for await (const chunk of entryChunks(entry.stream)) {
-          if (text.length < MAX_HIGHLIGHT_CHARS) text += chunk.toString('utf8');
+        // Decoded as one stream: a character split between two chunks stays whole.
+        for await (const chunk of utf8Chunks(entryChunks(entry.stream))) {
+          if (text.length < MAX_HIGHLIGHT_CHARS) text += chunk;
         }
         const slug = entry.name.replace(/^.*\//, '').replace(/\.md$/i, '');
         if (text.trim()) highlights.set(slug, text.trim().slice(0, MAX_HIGHLIGHT_CHARS));
