@@ -3,10 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { mapRecord } from '../src/modules/imports/mapping.js';
 import { zip } from './import-helpers.js';
 import { parseLinkwarden } from '../src/modules/imports/formats/json.js';
 import { readImportFile } from '../src/modules/imports/formats/read.js';
-import { ImportFileError, type ImportRecord, type ParsedItem } from '../src/modules/imports/formats/record.js';
+import {
+  blankRecord,
+  ImportFileError,
+  type ImportRecord,
+  type ParsedItem,
+} from '../src/modules/imports/formats/record.js';
 
 /** The records a parser yields until it ends or throws, and what it threw. */
 async function collect(items: AsyncIterable<ParsedItem>): Promise<{ records: ImportRecord[]; error: unknown }> {
@@ -73,5 +79,25 @@ describe('Omnivore exports', () => {
     const { records, error } = await collect(readImportFile(file, 'omnivore'));
     expect(error).toBeNull();
     expect(records[0]!.extras).toEqual([['Highlights', `> ${highlight}`]]);
+  });
+});
+
+describe('mapping', () => {
+  it('reports notes cut at the limit: what the notes carried besides the note is not lost without a word', () => {
+    const record = blankRecord('https://example.com/long');
+    record.notes = 'n'.repeat(19_000);
+    record.extras = [['Highlights', 'h'.repeat(5_000)]];
+    const mapped = mapRecord(record, 'innermost', Date.now());
+    expect('link' in mapped && mapped.link.notes.length).toBe(20_000);
+    expect('link' in mapped && mapped.partial).toBe(
+      'Its notes were cut to 20,000 of their 24,014 characters (with the values kept in them)',
+    );
+  });
+
+  it('reports nothing for notes within the limit', () => {
+    const record = blankRecord('https://example.com/short');
+    record.notes = 'n'.repeat(100);
+    const mapped = mapRecord(record, 'innermost', Date.now());
+    expect('link' in mapped && mapped.partial).toBeUndefined();
   });
 });

@@ -135,7 +135,8 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
     description = clip(description, Limits.descriptionMax);
   }
   const noteParts = [record.notes.trim(), ...extras.map(([label, value]) => `${label}: ${value}`)].filter(Boolean);
-  const notes = clip(noteParts.join('\n\n'), Limits.notesMax);
+  const allNotes = noteParts.join('\n\n');
+  const notes = clip(allNotes, Limits.notesMax);
 
   // A credential id twice in one link (a hand-edited file) would fail the whole batch; past the
   // per-link cap the link could never be saved from its edit dialog again.
@@ -144,6 +145,19 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
     (c) => !credentialIds.has(c.id) && credentialIds.add(c.id) && credentialIds.size <= Limits.credentialsPerLink,
   );
   const leftOut = (source.linkwise?.credentials.length ?? 0) - credentials.length;
+
+  // What was cut is told in the report: the notes also carry what no field takes (highlights, a full title…).
+  const partials: string[] = [];
+  if (allNotes.length > Limits.notesMax) {
+    partials.push(
+      `Its notes were cut to ${Limits.notesMax.toLocaleString('en-US')} of their ${allNotes.length.toLocaleString('en-US')} characters (with the values kept in them)`,
+    );
+  }
+  if (leftOut > 0) {
+    partials.push(
+      `Imported without ${leftOut} of its saved credentials: damaged, repeated, or over ${Limits.credentialsPerLink} a link`,
+    );
+  }
 
   const createdAt = Math.min(record.createdAt ?? now, now);
   const updatedAt = Math.max(createdAt, Math.min(record.updatedAt ?? createdAt, now));
@@ -166,8 +180,6 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
       updatedAt,
       credentials,
     },
-    ...(leftOut > 0 && {
-      partial: `Imported without ${leftOut} of its saved credentials: damaged, repeated, or over ${Limits.credentialsPerLink} a link`,
-    }),
+    ...(partials.length > 0 && { partial: partials.join('; ') }),
   };
 }
