@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { parseNetscape } from '../src/modules/imports/formats/netscape.js';
 import { mapRecord } from '../src/modules/imports/mapping.js';
 import { zip } from './import-helpers.js';
 import { parseLinkwarden } from '../src/modules/imports/formats/json.js';
@@ -99,5 +100,30 @@ describe('mapping', () => {
     record.notes = 'n'.repeat(100);
     const mapped = mapRecord(record, 'innermost', Date.now());
     expect('link' in mapped && mapped.partial).toBeUndefined();
+  });
+});
+
+describe('Netscape bookmark files', () => {
+  it("keeps a folder's description (Firefox writes one after the folder) off the bookmark before the folder", async () => {
+    const file = [
+      '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+      '<H1>Bookmarks Menu</H1>',
+      '<DL><p>',
+      '    <DT><A HREF="https://example.com/a">A</A>',
+      '<DD>About A',
+      '    <DT><H3>Reading</H3>',
+      '<DD>A folder description',
+      '    <DL><p>',
+      '        <DT><A HREF="https://example.com/b">B</A>',
+      '<DD>About B',
+      '    </DL><p>',
+      '</DL>',
+    ].join('\n');
+    const { records, error } = await collect(parseNetscape(chunksOf(file, 16)));
+    expect(error).toBeNull();
+    expect(records.map((r) => [r.url, r.description, r.folders])).toEqual([
+      ['https://example.com/a', 'About A', []],
+      ['https://example.com/b', 'About B', ['Reading']],
+    ]);
   });
 });

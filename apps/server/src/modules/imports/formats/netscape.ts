@@ -53,6 +53,8 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
           case 'h3':
             finishText();
             sink = 'folder';
+            // A <DD> after a folder describes the folder (Firefox), not the bookmark before it.
+            last = null;
             break;
           case 'h1':
           case 'h2':
