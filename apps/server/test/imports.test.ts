@@ -484,6 +484,41 @@ describe.each(engines())('imports on %s', (engine) => {
     expect(kept.get('https://round.example.com/b')!.credentials).toHaveLength(20);
   });
 
+  it("says why credentials stay behind when the export's link ids are taken on this server, not blaming the vault", async () => {
+    const { api, token } = await server.signUp('ids-taken');
+    await api.putVault({
+      body: {
+        version: 1,
+        kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000 },
+        salt: Buffer.alloc(16, 1).toString('base64'),
+        iv: Buffer.alloc(12, 2).toString('base64'),
+        wrappedKey: Buffer.alloc(48, 4).toString('base64'),
+        replaces: null,
+      },
+    });
+    await api.createLink({
+      body: {
+        url: 'https://ids.example.com/a',
+        credentials: [{ id: 'c1', iv: 'aXY=', ciphertext: 'Y2lwaGVy', v: 1 }],
+      },
+    });
+    const exported = await raw(server, 'GET', '/api/export?format=json', { token });
+
+    // A second account without a vault adopts the exported one: the key matches, the ids are taken.
+    const other = await server.signUp('ids-taken-other');
+    const result = await importFile(server.url, other.token, exported.text);
+    expect(result).toMatchObject({ created: 1 });
+    expect(result.errors).toEqual([
+      {
+        index: 0,
+        kind: 'partial',
+        url: 'https://ids.example.com/a',
+        reason:
+          "Imported without its 1 saved credential(s): they are sealed to the link's id, which another link on this server already has (delete that link, then import again)",
+      },
+    ]);
+  });
+
   it('exports Netscape HTML that imports back, and CSV safe for spreadsheets', async () => {
     const { api, token } = await server.signUp('exports');
     await importFile(server.url, token, fixture('chrome-bookmarks.html'));

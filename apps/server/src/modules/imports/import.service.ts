@@ -417,7 +417,10 @@ export class ImportService {
                   index,
                   kind: 'partial',
                   url,
-                  reason: `Imported without its ${outcome.credentialsDropped} saved credential(s): they were sealed with another vault's key`,
+                  reason:
+                    outcome.droppedFor === 'id'
+                      ? `Imported without its ${outcome.credentialsDropped} saved credential(s): they are sealed to the link's id, which another link on this server already has (delete that link, then import again)`
+                      : `Imported without its ${outcome.credentialsDropped} saved credential(s): they were sealed with another vault's key`,
                 });
               }
               break;

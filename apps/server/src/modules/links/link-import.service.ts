@@ -32,7 +32,13 @@ export interface ImportedLink {
 }
 
 export type ImportOutcome =
-  | { status: 'created'; linkId: string; credentialsDropped: number }
+  | {
+      status: 'created';
+      linkId: string;
+      credentialsDropped: number;
+      /** Why they were dropped: sealed with another vault's key, or with an id another link already has. */
+      droppedFor: 'vault' | 'id' | null;
+    }
   | { status: 'updated' | 'duplicate'; linkId: string }
   | { status: 'over-limit' };
 
@@ -127,6 +133,7 @@ export class LinkImportService {
           status: 'created',
           linkId: id,
           credentialsDropped: link.credentials.length - credentials.length,
+          droppedFor: link.credentials.length === credentials.length ? null : batch.keepCredentials ? 'id' : 'vault',
         });
       }
       await repo.insert(batch.userId, rows, now);
