@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../src/modules/imports/formats/csv.js';
 import { parseNetscape } from '../src/modules/imports/formats/netscape.js';
 import { mapRecord } from '../src/modules/imports/mapping.js';
 import { zip } from './import-helpers.js';
@@ -125,5 +126,56 @@ describe('Netscape bookmark files', () => {
       ['https://example.com/a', 'About A', []],
       ['https://example.com/b', 'About B', ['Reading']],
     ]);
+  });
+
+  it("drops browsers' own outermost folders in any language, and keeps the user's folders of those names", async () => {
+    const file = [
+      '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+      '<DL><p>',
+      // Chrome in German: the toolbar is marked, "Other bookmarks" only named.
+      '<DT><H3 ADD_DATE="1" PERSONAL_TOOLBAR_FOLDER="true">Lesezeichenleiste</H3>',
+      '<DL><p><DT><A HREF="https://example.com/bar">Bar</A>',
+      '  <DT><H3>Favorites</H3><DL><p><DT><A HREF="https://example.com/mine">Mine</A></DL><p>',
+      '</DL><p>',
+      '<DT><H3>Weitere Lesezeichen</H3>',
+      '<DL><p><DT><H3>Dev</H3><DL><p><DT><A HREF="https://example.com/dev">Dev</A></DL><p></DL><p>',
+      // Firefox: the unfiled folder is marked, whatever it is called.
+      '<DT><H3 UNFILED_BOOKMARKS_FOLDER="true">Andere</H3>',
+      '<DL><p><DT><A HREF="https://example.com/other">Other</A></DL><p>',
+      // Safari: its Reading List is to be read later.
+      '<DT><H3 id="com.apple.ReadingList">Reading List</H3>',
+      '<DL><p><DT><A HREF="https://example.com/later">Later</A></DL><p>',
+      '<DT><H3>Recipes</H3><DL><p><DT><A HREF="https://example.com/soup">Soup</A></DL><p>',
+      '</DL>',
+    ].join('\n');
+    const { records, error } = await collect(parseNetscape(chunksOf(file, 64)));
+    expect(error).toBeNull();
+    expect(records.map((r) => [r.url.split('/').pop(), r.folders, r.isReadLater])).toEqual([
+      ['bar', [], false],
+      ['mine', ['Favorites'], false],
+      ['dev', ['Dev'], false],
+      ['other', [], false],
+      ['later', [], true],
+      ['soup', ['Recipes'], false],
+    ]);
+  });
+});
+
+describe('CSV categories', () => {
+  it("keeps a category named like a browser folder, and Raindrop's Unsorted is no collection", () => {
+    const own = blankRecord('https://example.com/fav');
+    own.folders = ['Favorites'];
+    const mapped = mapRecord(own, 'innermost', Date.now());
+    expect('link' in mapped && mapped.link.category).toBe('Favorites');
+  });
+
+  it("reads Raindrop's Unsorted as no collection, and its nested collections as a path", async () => {
+    const file = [
+      'id,title,note,excerpt,url,folder,tags,created,cover,highlights,favorite',
+      '1,A,,,https://example.com/a,Unsorted,,2024-01-01T00:00:00.000Z,,,false',
+      '2,B,,,https://example.com/b,Work / Papers,,2024-01-01T00:00:00.000Z,,,false',
+    ].join('\n');
+    const { records } = await collect(parseCsv(chunksOf(file), 'raindrop'));
+    expect(records.map((r) => r.folders)).toEqual([[], ['Work', 'Papers']]);
   });
 });

@@ -522,6 +522,8 @@ describe.each(engines())('imports on %s', (engine) => {
   it('exports Netscape HTML that imports back, and CSV safe for spreadsheets', async () => {
     const { api, token } = await server.signUp('exports');
     await importFile(server.url, token, fixture('chrome-bookmarks.html'));
+    // A category named like a browser's own folder is still the user's category.
+    await api.createLink({ body: { url: 'https://fav.example.com/', title: 'Fav', category: 'Favorites' } });
     const original = await allLinks(api);
     const html = await raw(server, 'GET', '/api/export?format=html', { token });
     expect(html.status).toBe(200);
@@ -529,11 +531,11 @@ describe.each(engines())('imports on %s', (engine) => {
     // Gzipped at a fast level as it streams (fetch asks for gzip and decodes it).
     expect(html.headers.get('content-encoding')).toBe('gzip');
     expect(html.text.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>')).toBe(true);
-    expect(html.text).toContain('<DT><H3>Research Papers</H3>');
+    expect(html.text).toContain('<DT><H3 LINKWISE_CATEGORY="true">Research Papers</H3>');
     expect(html.text).toContain('TAGS="baking,Sourdough"');
 
     const copy = await server.signUp('exports-copy');
-    expect(await importFile(server.url, copy.token, html.text)).toMatchObject({ format: 'netscape', created: 5 });
+    expect(await importFile(server.url, copy.token, html.text)).toMatchObject({ format: 'netscape', created: 6 });
     const pick = (l: Link) => [l.url, l.title, l.category, l.tags, l.isReadLater, l.createdAt];
     expect((await allLinks(copy.api)).map(pick).sort()).toEqual(original.map(pick).sort());
 
@@ -546,7 +548,7 @@ describe.each(engines())('imports on %s', (engine) => {
     expect(lines[0]).toBe(
       'url,title,description,category,tags,notes,isRead,isReadLater,createdAt,updatedAt,aiDescription',
     );
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     expect(csv.text).toContain(`https://csv.example.com/,"'=HYPERLINK(""x"")"`);
     expect((await raw(server, 'GET', '/api/export?format=pdf', { token })).status).toBe(400);
     expect((await raw(server, 'GET', '/api/export?format=json', {})).status).toBe(401);

@@ -104,7 +104,8 @@ export class ExportService {
       '',
     ].join('\n');
     for (const category of await this.pages.categories(userId)) {
-      yield `  <DT><H3>${escapeHtml(category)}</H3>\n  <DL><p>\n`;
+      // Marked as a category, so importing the file back keeps one called "Favorites" (browsers ignore it).
+      yield `  <DT><H3 LINKWISE_CATEGORY="true">${escapeHtml(category)}</H3>\n  <DL><p>\n`;
       let chunk = '';
       for await (const link of this.links(userId, category)) {
         chunk += this.htmlLink(link);

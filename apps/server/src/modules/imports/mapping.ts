@@ -4,25 +4,6 @@ import type { ImportedLink } from '../links/link-import.service.js';
 import { duplicateKey } from '../links/url-normalize.js';
 import type { ImportRecord } from './formats/record.js';
 
-/**
- * The folders browsers put every bookmark under: containers, not categories. Only the outermost
- * folder is dropped, and only when it is one of these.
- */
-const BROWSER_ROOTS = new Set(
-  [
-    'bookmarks bar',
-    'bookmarks toolbar',
-    'bookmarks menu',
-    'other bookmarks',
-    'mobile bookmarks',
-    'favorites bar',
-    'favourites bar',
-    'favorites',
-    'bookmarks',
-    'unsorted',
-  ].map((n) => n.toLowerCase()),
-);
-
 /** A link to save (with what was left out of it, for the report), or why none is saved. */
 export type Mapped =
   { link: ImportedLink; partial?: string } | { problem: string; kind: 'skipped' | 'failed'; url: string };
@@ -102,7 +83,6 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
   const extras: [string, string][] = [...record.extras];
 
   const folders = record.folders.map((f) => f.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  if (folders.length > 0 && BROWSER_ROOTS.has(folders[0]!.toLowerCase())) folders.shift();
   let category: string | null;
   const tags = [...record.tags];
   if (record.linkwise) category = record.linkwise.category;

@@ -100,8 +100,9 @@ function raindropRow(row: Row): ImportRecord {
   record.title = row.title?.trim() ?? '';
   record.description = row.excerpt?.trim() ?? '';
   record.notes = row.note?.trim() ?? '';
-  // Raindrop writes nested collections as "Parent / Child".
+  // Raindrop writes nested collections as "Parent / Child"; "Unsorted" is no collection at all.
   record.folders = split(row.folder, /\s*\/\s*/);
+  if (record.folders[0]?.toLowerCase() === 'unsorted') record.folders.shift();
   record.tags = split(row.tags, /,/);
   record.createdAt = timeOf(row.created);
   if (row.highlights?.trim()) record.extras.push(['Highlights', row.highlights.trim()]);

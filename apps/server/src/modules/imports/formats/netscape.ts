@@ -1,6 +1,54 @@
 import { Parser } from 'htmlparser2';
 import { blankRecord, timeOf, utf8Chunks, type ImportRecord, type ParsedItem } from './record.js';
 
+/**
+ * The folders browsers put every bookmark under, by name, for browsers that do not mark them
+ * (Chrome's and Edge's "Other" and "Mobile" folders, Safari's): containers, not categories. Firefox
+ * and Chrome mark their toolbar with an attribute, in any language.
+ */
+const ROOT_NAMES = new Set(
+  [
+    'bookmarks bar',
+    'bookmarks toolbar',
+    'bookmarks menu',
+    'other bookmarks',
+    'mobile bookmarks',
+    'favorites bar',
+    'favourites bar',
+    'favorites',
+    'favourites',
+    'other favorites',
+    'other favourites',
+    'mobile favorites',
+    'bookmarks',
+    // The same folders in the languages most exports come in (de, fr, es, it, pt, nl, pl, ru).
+    'lesezeichenleiste',
+    'weitere lesezeichen',
+    'mobile lesezeichen',
+    'favoritenleiste',
+    'barre de favoris',
+    'autres favoris',
+    'favoris sur mobile',
+    'barra de marcadores',
+    'otros marcadores',
+    'marcadores del móvil',
+    'barra dei preferiti',
+    'altri preferiti',
+    'preferiti su dispositivi mobili',
+    'outros favoritos',
+    'favoritos móveis',
+    'bladwijzerbalk',
+    'andere bladwijzers',
+    'mobiele bladwijzers',
+    'pasek zakładek',
+    'inne zakładki',
+    'zakładki na komórce',
+    'панель закладок',
+    'другие закладки',
+    'мобильные закладки',
+  ].map((n) => n.toLocaleLowerCase('en-US')),
+);
+
 /** Where text inside the document goes while the parser walks it. */
 type Sink = 'none' | 'title' | 'folder' | 'description' | 'heading';
 
@@ -14,6 +62,13 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
   const ready: ImportRecord[] = [];
   const folders: (string | null)[] = [];
   let pendingFolder: string | null = null;
+  /** The heading being read is marked as a browser's own folder (toolbar, unfiled, Safari's lists). */
+  let pendingRoot = false;
+  /** Safari's Reading List: what it holds is to be read later. */
+  let pendingReadingList = false;
+  /** The heading is a category of Linkwise's own export: never a browser's container. */
+  let pendingCategory = false;
+  let readingListDepth = -1;
   let current: ImportRecord | null = null;
   let last: ImportRecord | null = null;
   let sink: Sink = 'none';
@@ -26,8 +81,10 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
     const value = text.replace(/\s+/g, ' ').trim();
     text = '';
     if (sink === 'title' && current) current.title = value;
-    else if (sink === 'folder') pendingFolder = value;
-    else if (sink === 'description' && last)
+    else if (sink === 'folder') {
+      pendingFolder = value;
+      pendingRoot ||= !pendingCategory && ROOT_NAMES.has(value.toLocaleLowerCase('en-US'));
+    } else if (sink === 'description' && last)
       last.description = last.description ? `${last.description} ${value}` : value;
     else if (sink === 'heading') {
       const heading = value.toLowerCase();
@@ -53,6 +110,11 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
           case 'h3':
             finishText();
             sink = 'folder';
+            pendingRoot = attrs.personal_toolbar_folder === 'true' || attrs.unfiled_bookmarks_folder === 'true';
+            pendingReadingList = attrs.id === 'com.apple.ReadingList';
+            pendingRoot ||= pendingReadingList;
+            // Linkwise's own export: a category, whatever its name.
+            pendingCategory = attrs.linkwise_category === 'true';
             // A <DD> after a folder describes the folder (Firefox), not the bookmark before it.
             last = null;
             break;
@@ -61,10 +123,17 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
             finishText();
             sink = 'heading';
             break;
-          case 'dl':
-            folders.push(pendingFolder);
+          case 'dl': {
+            // Only an outermost folder is a browser's container: a folder of that name inside
+            // another folder is the user's. A container stays on the path as '' (not a category).
+            const outermost = folders.every((f) => f === null);
+            folders.push(pendingRoot && outermost ? '' : pendingFolder);
+            if (pendingReadingList) readingListDepth = folders.length;
             pendingFolder = null;
+            pendingRoot = false;
+            pendingReadingList = false;
             break;
+          }
           case 'a': {
             finishText();
             const href = attrs.href ?? '';
@@ -76,7 +145,7 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
               .split(/[,|]/)
               .map((t) => t.trim())
               .filter(Boolean);
-            if (attrs.toread === '1') current.isReadLater = true;
+            if (attrs.toread === '1' || readingListDepth > 0) current.isReadLater = true;
             if (pocketList === 'unread') current.isReadLater = true;
             if (pocketList === 'read') current.isRead = true;
             if (attrs.shortcuturl) current.extras.push(['Keyword', attrs.shortcuturl]);
@@ -108,6 +177,7 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
           finishText();
         } else if (name === 'dl') {
           if (sink === 'description') finishText();
+          if (folders.length === readingListDepth) readingListDepth = -1;
           folders.pop();
         }
       },
