@@ -96,6 +96,19 @@ describe('mapping', () => {
     );
   });
 
+  it('reads an address without a scheme as https, as the add dialog does, and still refuses other schemes', () => {
+    const url = (address: string) => {
+      const mapped = mapRecord(blankRecord(address), 'innermost', Date.now());
+      return 'link' in mapped ? mapped.link.url : mapped.problem;
+    };
+    expect([url('www.example.com/g4'), url('example.net'), url('ftp://example.org/x'), url('not an address')]).toEqual([
+      'https://www.example.com/g4',
+      'https://example.net',
+      'Not a web address (ftp: links are not imported)',
+      'Not a valid web address',
+    ]);
+  });
+
   it('reports nothing for notes within the limit', () => {
     const record = blankRecord('https://example.com/short');
     record.notes = 'n'.repeat(100);

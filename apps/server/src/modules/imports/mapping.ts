@@ -1,4 +1,12 @@
-import { cleanTag, Limits, Messages, parseTags, tagKey, type CategoryFrom } from '@linkwise/contract';
+import {
+  cleanTag,
+  Limits,
+  Messages,
+  parseTags,
+  tagKey,
+  withDefaultScheme,
+  type CategoryFrom,
+} from '@linkwise/contract';
 import { isStorable, storableText } from '../../http/text-hygiene.js';
 import type { ImportedLink } from '../links/link-import.service.js';
 import { duplicateKey } from '../links/url-normalize.js';
@@ -70,7 +78,8 @@ export function urlProblem(url: string): string | null {
  */
 export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now: number): Mapped {
   const record = storableRecord(source);
-  const url = record.url.trim();
+  // A bare domain from a hand-made list or sheet reads as the add dialog reads it: https.
+  const url = withDefaultScheme(record.url.trim());
   if (record.skip) return { problem: record.skip, kind: record.linkwise || !url ? 'failed' : 'skipped', url };
   const problem = urlProblem(url);
   if (problem) return { problem, kind: 'skipped', url };
