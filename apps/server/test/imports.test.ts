@@ -259,6 +259,35 @@ describe.each(engines())('imports on %s', (engine) => {
     expect(links.get('https://docs.example.com/handbook')).toMatchObject({ title: 'Team handbook', category: 'Work' });
   });
 
+  it('fills nothing from a repeat of an address the same import created, whichever batch the repeat falls in', async () => {
+    // Billing is off on this server: every account holds unlimited links.
+    const { api, token } = await server.signUp('repeat-batches');
+    await api.createLink({ body: { url: 'https://repeat.example.com/library' } });
+    const item = (url: string, extra = '') => `<DT><A HREF="${url}"${extra}>Item</A>`;
+    const file = [
+      '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+      '<DL><p>',
+      item('https://repeat.example.com/again'),
+      ...Array.from({ length: 520 }, (_, i) => item(`https://repeat.example.com/filler/${i}`)),
+      // In the next batch of 500: the same address with more in it, and a link of the library.
+      `${item('https://repeat.example.com/again', ' TAGS="later"')}<DD>Said later in the file`,
+      `${item('https://repeat.example.com/library', ' TAGS="filled"')}<DD>From the file`,
+      '</DL><p>',
+    ].join('\n');
+    const result = await importFile(server.url, token, file, { duplicates: 'fill-empty' });
+    expect(result).toMatchObject({ status: 'done', created: 521, updated: 1, duplicates: 1 });
+    expect(result.errors).toEqual([
+      {
+        index: 521,
+        kind: 'duplicate',
+        url: 'https://repeat.example.com/again',
+        reason: 'Appears earlier in this file',
+      },
+    ]);
+    const again = (await api.listLinks({ query: { search: 'repeat.example.com/again' } })).data[0];
+    expect([again?.description, again?.tags]).toEqual(['', []]);
+  });
+
   it('refuses what is no bookmark file, a truncated ZIP, an oversize upload, and reports bad items', async () => {
     const { api, token } = await server.signUp('bad');
     const notBookmarks = await upload(server.url, token, 'Dear diary, today I saved nothing.');

@@ -396,6 +396,7 @@ export class ImportService {
       duplicates: options.duplicates,
       keepCredentials,
       links: links.map((l) => l.link),
+      ownEarlier: (tx, linkIds) => this.deps.imports.with(tx).ownLinks(importId, linkIds),
       alsoInTransaction: async (tx, outcomes) => {
         const imports = this.deps.imports.with(tx);
         const createdNow = new Set(outcomes.flatMap((o) => (o.status === 'created' ? [o.linkId] : [])));

@@ -50,6 +50,11 @@ export interface ImportBatch {
   /** Whether credentials in the file may be stored (they were sealed with the account's vault key). */
   keepCredentials: boolean;
   links: ImportedLink[];
+  /**
+   * Which of these links the import itself created in an earlier batch: a later repeat of an address
+   * in the file is a duplicate of it, never filled into it (as a repeat within one batch is).
+   */
+  ownEarlier: (tx: Kysely<DB>, linkIds: string[]) => Promise<Set<string>>;
   /** Runs in the same transaction after the links are written: the caller's checkpoint commits with them. */
   alsoInTransaction: (tx: Kysely<DB>, outcomes: ImportOutcome[]) => Promise<void>;
 }
@@ -73,6 +78,13 @@ export class LinkImportService {
         batch.userId,
         batch.links.map((l) => l.key),
       );
+      const own =
+        batch.duplicates === 'fill-empty' && existing.size > 0
+          ? await batch.ownEarlier(
+              tx.connection,
+              [...existing.values()].map((s) => s.id),
+            )
+          : new Set<string>();
       // Links a downgrade hides stay as they were, as with every other change (spec §4).
       const cutoff = batch.limit === null ? null : await tx.cutoff(batch.userId, batch.limit);
       const wantedIds = batch.links.map((l) => l.id).filter((id): id is string => Boolean(id));
@@ -86,6 +98,7 @@ export class LinkImportService {
         if (saved) {
           outcomes.push(
             batch.duplicates === 'fill-empty' &&
+              !own.has(saved.id) &&
               isWithinCutoff(cutoff, saved.created_at, saved.id) &&
               (await this.fillEmpty(repo, batch.userId, saved, link, now))
               ? { status: 'updated', linkId: saved.id }
