@@ -174,6 +174,29 @@ describe('Netscape bookmark files', () => {
   });
 });
 
+describe('Netscape bookmark files cut short', () => {
+  const head = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<DL><p>', '<DT><A HREF="https://example.com/1">One</A>'];
+
+  it('yields what comes before the cut, then refuses the file (the import writes nothing)', async () => {
+    const file = [...head, '<DT><A HREF="https://example.com/2">Two, cut sh'].join('\n');
+    const { records, error } = await collect(parseNetscape(chunksOf(file, 32)));
+    expect(records.map((r) => r.title)).toEqual(['One']);
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect((error as Error).message).toBe(
+      'The bookmarks file is cut short: it ends in the middle of a bookmark. Export it again and import the whole file.',
+    );
+  });
+
+  it('reads a file whose lists were left open after a closed bookmark, and a bookmark closed by its list', async () => {
+    const open = await collect(parseNetscape(chunksOf(head.join('\n'))));
+    expect([open.records.length, open.error]).toEqual([1, null]);
+    const unclosed = await collect(
+      parseNetscape(chunksOf([...head, '<DT><A HREF="https://example.com/2">Two', '</DL><p>'].join('\n'))),
+    );
+    expect([unclosed.records.map((r) => r.title), unclosed.error]).toEqual([['One', 'Two'], null]);
+  });
+});
+
 describe('CSV categories', () => {
   it("keeps a category named like a browser folder, and Raindrop's Unsorted is no collection", () => {
     const own = blankRecord('https://example.com/fav');

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { blankRecord, timeOf, utf8Chunks, type ImportRecord, type ParsedItem } from './record.js';
+import { blankRecord, ImportFileError, timeOf, utf8Chunks, type ImportRecord, type ParsedItem } from './record.js';
 
 /**
  * The folders browsers put every bookmark under, by name, for browsers that do not mark them
@@ -74,6 +74,8 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
   let sink: Sink = 'none';
   let text = '';
   let ignored = 0;
+  let ending = false;
+  let cutShort = false;
   /** Pocket's ril_export.html: the current list's heading. */
   let pocketList: 'unread' | 'read' | null = null;
 
@@ -163,12 +165,19 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
         if (ignored > 0 || sink === 'none') return;
         text += data;
       },
-      onclosetag(name) {
+      onclosetag(name, isImplied) {
         if (name === 'script' || name === 'style' || name === 'template') {
           ignored = Math.max(0, ignored - 1);
           return;
         }
         if (name === 'a' && current) {
+          // Still open when the file ends: the file stops inside this bookmark (a browser always
+          // closes it), so its title may be cut; the whole file is refused, as a cut JSON or ZIP is.
+          if (isImplied && ending) {
+            cutShort = true;
+            current = null;
+            return;
+          }
           finishText();
           ready.push(current);
           last = current;
@@ -194,9 +203,15 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
     parser.write(chunk);
     yield* flush(false);
   }
+  ending = true;
   parser.end();
   if (current) ready.push(current);
   yield* flush(true);
+  if (cutShort) {
+    throw new ImportFileError(
+      'The bookmarks file is cut short: it ends in the middle of a bookmark. Export it again and import the whole file.',
+    );
+  }
 }
 
 /** A quick look at a file's first bytes: is this a Netscape file, or Pocket's HTML export? */
