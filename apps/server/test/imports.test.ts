@@ -369,6 +369,29 @@ describe.each(engines())('imports on %s', (engine) => {
     }
   });
 
+  it('reads a bookmarks file in the legacy charset it declares, and one that declares it but is UTF-8', async () => {
+    const { api, token } = await server.signUp('charsets');
+    const file = (title: string) =>
+      [
+        '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+        '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252">',
+        '<DL><p>',
+        `<DT><A HREF="https://charset.example.com/${title.length}">${title}</A>`,
+        '</DL><p>',
+      ].join('\n');
+    // Windows-1252 bytes, written one per character: é is E9, ü FC, the dash 96, the euro sign 80.
+    const legacy = Buffer.from(file('Caf\xe9 M\xfcller \x96 5 \x80'), 'latin1');
+    expect(await importFile(server.url, token, legacy)).toMatchObject({ status: 'done', created: 1 });
+    expect(await importFile(server.url, token, Buffer.from(file('Crème brûlée, in UTF-8 after all')))).toMatchObject({
+      status: 'done',
+      created: 1,
+    });
+    expect((await allLinks(api)).map((l) => l.title).sort()).toEqual([
+      'Café Müller – 5 €',
+      'Crème brûlée, in UTF-8 after all',
+    ]);
+  });
+
   it('keeps what was imported when the file turns out to be invalid UTF-8 part-way', async () => {
     const { api, token } = await server.signUp('utf8');
     await api.createLink({ body: { url: 'https://already.example.com/' } });
@@ -379,7 +402,9 @@ describe.each(engines())('imports on %s', (engine) => {
     const { body } = await upload(server.url, token, file);
     const result = await finished(server.url, token, String(body.id));
     expect(result.status).toBe('failed');
-    expect(result.message).toBe('The file is not valid UTF-8 text.');
+    expect(result.message).toBe(
+      'The file is not valid UTF-8 text: save it as UTF-8 (in Excel, "CSV UTF-8") and import it again.',
+    );
     // Counting the items first finds the bad byte before anything is written; the library is untouched.
     expect(result.created).toBe(0);
     expect((await allLinks(api)).map((l) => l.url)).toEqual(['https://already.example.com/']);

@@ -51,12 +51,54 @@ async function firstChunk(stream: AsyncIterable<unknown>): Promise<string> {
 
 const fileChunks = (file: string) => createReadStream(file, { highWaterMark: 64 * 1024 });
 
+/**
+ * The legacy charset a bookmarks file declares in its <meta> (an old browser's or a hand-saved
+ * file), as the Encoding standard names it; null for UTF-8, none, or one this runtime cannot decode.
+ */
+export function declaredCharset(head: string): string | null {
+  const label = /<meta[^>]+charset\s*=\s*["']?\s*([\w:.-]+)/i.exec(head)?.[1]?.toLowerCase();
+  if (!label) return null;
+  try {
+    const encoding = new TextDecoder(label).encoding;
+    return encoding === 'utf-8' ? null : encoding;
+  } catch {
+    return null;
+  }
+}
+
+async function isUtf8File(file: string): Promise<boolean> {
+  try {
+    for await (const _text of utf8Chunks(fileChunks(file))) {
+      // Only decoded, to find a byte that is not UTF-8.
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof ImportFileError) return false;
+    throw error;
+  }
+}
+
+async function* decodedAs(chunks: AsyncIterable<Buffer>, encoding: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder(encoding);
+  for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true });
+  yield decoder.decode();
+}
+
 /** Every item of a stored file of a known format, in file order (the same order on every read: resuming relies on it). */
 export async function* readImportFile(file: string, format: ImportFormat): AsyncGenerator<ParsedItem> {
   const zipped = isZip(await head(file));
   switch (format) {
     case 'netscape':
       if (zipped) throw new ImportFileError('Expected a bookmarks HTML file, not a ZIP archive.');
+      {
+        // A file that says it is Windows-1252 (or another legacy charset) and is not UTF-8 is read
+        // as it says; one that says so but is UTF-8 after all (a copied header) is read as UTF-8.
+        const charset = declaredCharset((await head(file)).toString('latin1'));
+        if (charset && !(await isUtf8File(file))) {
+          yield* parseNetscape(decodedAs(fileChunks(file), charset));
+          return;
+        }
+      }
       yield* parseNetscape(fileChunks(file));
       return;
     case 'pocket':

@@ -83,7 +83,11 @@ export async function* utf8Chunks(chunks: AsyncIterable<Buffer | string>): Async
     const rest = decoder.decode();
     if (rest) yield rest;
   } catch (error) {
-    if (error instanceof TypeError) throw new ImportFileError('The file is not valid UTF-8 text.');
+    if (error instanceof TypeError) {
+      throw new ImportFileError(
+        'The file is not valid UTF-8 text: save it as UTF-8 (in Excel, "CSV UTF-8") and import it again.',
+      );
+    }
     throw error;
   }
 }
