@@ -288,11 +288,48 @@ describe.each(engines())('imports on %s', (engine) => {
     expect([again?.description, again?.tags]).toEqual(['', []]);
   });
 
+  it('imports a plain list of addresses, one per line, each with an optional title', async () => {
+    const { api, token } = await server.signUp('url-list');
+    const list = [
+      '# Reading for the week',
+      'https://list.example.com/one',
+      '',
+      'list.example.com/two   The second one',
+      'not an address at all',
+      'https://list.example.com/three',
+    ].join('\r\n');
+    const result = await importFile(server.url, token, list);
+    expect(result).toMatchObject({ status: 'done', format: 'urls', created: 3, skipped: 1 });
+    expect(result.errors).toMatchObject([{ kind: 'skipped', url: 'not', reason: 'Not a valid web address' }]);
+    expect(
+      (await allLinks(api)).map((l) => [l.url, l.title]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+    ).toEqual([
+      ['https://list.example.com/one', 'list.example.com'],
+      ['https://list.example.com/three', 'list.example.com'],
+      ['https://list.example.com/two', 'The second one'],
+    ]);
+  });
+
+  it('reads a CSV a spreadsheet saved with semicolons, commas in its cells kept', async () => {
+    const { api, token } = await server.signUp('semicolons');
+    const csv = ['URL;Titel;Tags', 'https://semi.example.com/a;Äpfel, Birnen und mehr;obst', ''].join('\n');
+    expect(await importFile(server.url, token, csv)).toMatchObject({ status: 'done', format: 'csv', created: 1 });
+    expect((await allLinks(api)).map((l) => [l.url, l.title, l.tags])).toEqual([
+      ['https://semi.example.com/a', 'semi.example.com', ['obst']],
+    ]);
+  });
+
   it('refuses what is no bookmark file, a truncated ZIP, an oversize upload, and reports bad items', async () => {
     const { api, token } = await server.signUp('bad');
     const notBookmarks = await upload(server.url, token, 'Dear diary, today I saved nothing.');
     expect(notBookmarks.status).toBe(400);
     expect(notBookmarks.body.code).toBe('UNSUPPORTED_FORMAT');
+    const empty = await upload(server.url, token, '\uFEFF \n');
+    expect([empty.status, empty.body.code, empty.body.error]).toEqual([
+      400,
+      'UNSUPPORTED_FORMAT',
+      'The file is empty.',
+    ]);
 
     const whole = await zip({ 'part_000000.csv': fixture('pocket-part_000000.csv') });
     const truncated = await upload(server.url, token, whole.subarray(0, Math.floor(whole.length / 2)));

@@ -12,6 +12,7 @@ export const ImportFormats = [
   'karakeep',
   'linkwise',
   'csv',
+  'urls',
 ] as const;
 export const ImportFormatSchema = z.enum(ImportFormats);
 export type ImportFormat = z.infer<typeof ImportFormatSchema>;
@@ -27,6 +28,7 @@ export const ImportFormatNames: Record<ImportFormat, string> = {
   karakeep: 'Karakeep export',
   linkwise: 'Linkwise export',
   csv: 'CSV with a url column (Linkwise CSV export, spreadsheets)',
+  urls: 'A list of addresses, one per line',
 };
 
 /** Which folder becomes the category: the innermost (default), the top one, or none (folders become tags). */

@@ -54,7 +54,7 @@ export interface ImportDeps {
 export const unsupportedFormat = () =>
   new AppError(
     'UNSUPPORTED_FORMAT',
-    'This file is not a bookmark export Linkwise can read. Choose a browser bookmarks HTML file, an export from Pocket, Raindrop, Instapaper, Omnivore, Linkwarden, Karakeep or Linkwise, or a CSV file with a url column.',
+    'This file is not a bookmark export Linkwise can read. Choose a browser bookmarks HTML file, an export from Pocket, Raindrop, Instapaper, Omnivore, Linkwarden, Karakeep or Linkwise, a CSV file with a url column, or a text file of addresses, one per line.',
   );
 
 /** An upload larger than the route's cap: the file stream stops there. */

@@ -6,10 +6,24 @@ import { blankRecord, ImportFileError, timeOf, utf8Chunks, type ImportRecord, ty
 export type CsvFormat = 'pocket' | 'raindrop' | 'instapaper' | 'csv';
 type Row = Record<string, string | undefined>;
 
+const headerOf = (head: string) => head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+const columnsOf = (line: string, delimiter: string) =>
+  new Set(line.split(delimiter).map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase()));
+
+/**
+ * The delimiter of a generic CSV: ';' when its header names a url column only when split on ';'
+ * (spreadsheets save so where the comma is the decimal mark: German, French…), else ','.
+ */
+export function csvDelimiter(head: string): ',' | ';' {
+  const line = headerOf(head);
+  const hasUrl = (columns: Set<string>) => URL_COLUMNS.some((c) => columns.has(c));
+  return !hasUrl(columnsOf(line, ',')) && hasUrl(columnsOf(line, ';')) ? ';' : ',';
+}
+
 /** Which export a CSV header is: each service's columns as its documentation and export name them. */
 export function sniffCsv(head: string): CsvFormat | null {
-  const firstLine = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
-  const columns = new Set(firstLine.split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase()));
+  const firstLine = headerOf(head);
+  const columns = columnsOf(firstLine, csvDelimiter(head));
   if (columns.has('url') && columns.has('time_added') && columns.has('status')) return 'pocket';
   if (columns.has('url') && columns.has('folder') && columns.has('excerpt') && columns.has('created'))
     return 'raindrop';
@@ -143,9 +157,14 @@ const mappers: Record<CsvFormat, (row: Row) => ImportRecord> = {
 };
 
 /** Streams a CSV export row by row (csv-parse): only the current row is held. */
-export async function* parseCsv(chunks: AsyncIterable<Buffer | string>, format: CsvFormat): AsyncGenerator<ParsedItem> {
+export async function* parseCsv(
+  chunks: AsyncIterable<Buffer | string>,
+  format: CsvFormat,
+  delimiter: ',' | ';' = ',',
+): AsyncGenerator<ParsedItem> {
   const parser = parse({
     bom: true,
+    delimiter,
     // A generic CSV keeps its headers as written: they label the columns kept in notes.
     columns: (header: string[]) => header.map((h) => (format === 'csv' ? h.trim() : h.trim().toLowerCase())),
     relax_column_count: true,

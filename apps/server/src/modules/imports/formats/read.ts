@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ImportFormat } from '@linkwise/contract';
-import { parseCsv, sniffCsv } from './csv.js';
+import { csvDelimiter, parseCsv, sniffCsv } from './csv.js';
 import { omnivoreRecord, parseJson, parseLinkwarden, sniffJson } from './json.js';
 import { pickJson } from './json-stream.js';
 import { parseNetscape, sniffHtml } from './netscape.js';
 import { ImportFileError, utf8Chunks, type ParsedItem } from './record.js';
+import { parseUrlList, sniffUrlList } from './url-list.js';
 import { entryChunks, zipEntries, zipNames } from './zip.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -41,7 +42,8 @@ export async function detectFormat(file: string): Promise<ImportFormat | null> {
     return null;
   }
   const text = bytes.toString('utf8');
-  return sniffJson(text) ?? sniffCsv(text) ?? sniffHtml(text);
+  if (!text.replace(/^\uFEFF/, '').trim()) throw new ImportFileError('The file is empty.');
+  return sniffJson(text) ?? sniffCsv(text) ?? sniffHtml(text) ?? sniffUrlList(text);
 }
 
 async function firstChunk(stream: AsyncIterable<unknown>): Promise<string> {
@@ -115,7 +117,15 @@ export async function* readImportFile(file: string, format: ImportFormat): Async
     case 'instapaper':
     case 'csv':
       if (zipped) throw new ImportFileError('Expected a CSV file, not a ZIP archive.');
-      yield* parseCsv(fileChunks(file), format);
+      yield* parseCsv(
+        fileChunks(file),
+        format,
+        format === 'csv' ? csvDelimiter((await head(file)).toString('utf8')) : ',',
+      );
+      return;
+    case 'urls':
+      if (zipped) throw new ImportFileError('Expected a text file of addresses, not a ZIP archive.');
+      yield* parseUrlList(fileChunks(file));
       return;
     case 'linkwise':
     case 'karakeep':
