@@ -254,7 +254,9 @@ function Progress({ item, onCancel }: { item: Import; onCancel: () => void }) {
             ))}
           </ul>
           {item.errors.length >= 100 && (
-            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">The first 100 are listed; the report holds every one.</p>
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+              The first 100 are listed; the report holds every one.
+            </p>
           )}
         </div>
       )}
@@ -363,8 +365,8 @@ export default function ImportPage() {
         <h1 className="text-2xl font-bold sm:text-3xl">Import links</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Bring your library from a browser (Chrome, Edge, Firefox, Safari, Brave), Pocket, Raindrop, Instapaper,
-          Omnivore, Linkwarden, Karakeep, linkding, a Linkwise export, or any CSV file with a url column. Links you
-          already saved are never doubled.
+          Omnivore, Linkwarden, Karakeep, linkding, a Linkwise export, any CSV file with a url column, or a text file of
+          addresses, one per line. Links you already saved are never doubled.
         </p>
       </div>
 
@@ -393,7 +395,7 @@ export default function ImportPage() {
             <input
               id={inputId}
               type="file"
-              accept=".html,.htm,.csv,.json,.zip,text/html,text/csv,application/json,application/zip"
+              accept=".html,.htm,.csv,.json,.zip,.txt,text/html,text/csv,text/plain,application/json,application/zip"
               className="sr-only"
               onChange={(e) => choose(e.target.files?.[0])}
             />
