@@ -654,6 +654,10 @@ describe.each(engines())('imports on %s', (engine) => {
       body: { notes: 'Line one\nline "two", with a comma', isRead: true },
     });
     await api.createLink({ body: { url: 'https://csv.example.com/', title: '=HYPERLINK("x")', tags: ['a|b', 'c'] } });
+    // A category with a slash is one name, a lone tag with a bar one tag, a title quoted before a formula sign as typed.
+    await api.createLink({
+      body: { url: 'https://csv.example.com/2', title: "'=already quoted", category: 'AC/DC', tags: ['pipe|tag'] },
+    });
     const original = await allLinks(api);
     const csv = await raw(server, 'GET', '/api/export?format=csv', { token });
 

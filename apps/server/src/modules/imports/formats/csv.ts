@@ -54,12 +54,18 @@ const GENERIC: Record<
 /** How a cell a spreadsheet would run as a formula starts; Linkwise's CSV export guards it with a quote. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** A cell as the CSV export writes it: a formula-like text behind a leading quote (OWASP CSV injection). */
-export const spreadsheetCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+/** Text a spreadsheet would run, or that reads so once one leading quote is taken off ("'=x"). */
+const needsGuard = (text: string): boolean =>
+  FORMULA_START.test(text) || (text.startsWith("'") && needsGuard(text.slice(1)));
+
+/**
+ * A cell as the CSV export writes it: a formula-like text behind a leading quote (OWASP CSV
+ * injection); a text that already starts with a quote before one gets another, so it reads back whole.
+ */
+export const spreadsheetCell = (text: string): string => (needsGuard(text) ? `'${text}` : text);
 
 /** The text of a cell `spreadsheetCell` guarded. */
-const unguarded = (text: string): string =>
-  text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
+const unguarded = (text: string): string => (text.startsWith("'") && needsGuard(text.slice(1)) ? text.slice(1) : text);
 
 const yes = (value: string | undefined) => ['true', 'yes', '1', 'y'].includes(value?.trim().toLowerCase() ?? '');
 
@@ -76,11 +82,16 @@ function genericRow(row: Row): ImportRecord {
   record.title = pick(GENERIC.title);
   record.description = pick(GENERIC.description);
   record.notes = pick(GENERIC.notes);
-  const category = pick(GENERIC.category);
-  if (category) record.folders = split(category, /\s*\/\s*/);
-  // Tags never hold a comma, so a list with one is split there only ("a|b, c"); else on '|' as Pocket writes.
+  // A category is one name ("AC/DC"); a folder or collection column may be a path ("Work / Papers").
+  const category = byKey.get('category');
+  const folder = pick(GENERIC.category.filter((n) => n !== 'category'));
+  if (category) record.folders = [category];
+  else if (folder) record.folders = split(folder, /\s*\/\s*/);
+  // Tags never hold a comma, so a list with one is split there only ("a|b, c"); else on '|' as Pocket
+  // writes, except in Linkwise's own export (its aiDescription column), which joins them with commas.
   const tags = pick(GENERIC.tags);
-  record.tags = split(tags, tags.includes(',') ? /,/ : /\|/);
+  const ownExport = byKey.has('aidescription');
+  record.tags = split(tags, tags.includes(',') || ownExport ? /,/ : /\|/);
   record.isRead = yes(pick(GENERIC.read));
   record.isReadLater = yes(pick(GENERIC.later));
   record.createdAt = timeOf(pick(GENERIC.created));
