@@ -205,6 +205,21 @@ describe('CSV categories', () => {
     expect('link' in mapped && mapped.link.category).toBe('Favorites');
   });
 
+  it("reads Instapaper's own folders as categories still to read, its built-in ones as states", async () => {
+    const file = [
+      'URL,Title,Selection,Folder,Timestamp',
+      'https://example.com/u,U,,Unread,1700000000',
+      'https://example.com/a,A,,Archive,1700000000',
+      'https://example.com/r,R,,Recipes,1700000000',
+    ].join('\n');
+    const { records } = await collect(parseCsv(chunksOf(file), 'instapaper'));
+    expect(records.map((r) => [r.folders, r.isReadLater, r.isRead])).toEqual([
+      [[], true, false],
+      [[], false, true],
+      [['Recipes'], true, false],
+    ]);
+  });
+
   it("reads Raindrop's Unsorted as no collection, and its nested collections as a path", async () => {
     const file = [
       'id,title,note,excerpt,url,folder,tags,created,cover,highlights,favorite',

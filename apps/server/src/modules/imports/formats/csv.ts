@@ -147,7 +147,11 @@ function instapaperRow(row: Row): ImportRecord {
   if (state === 'unread') record.isReadLater = true;
   else if (state === 'archive') record.isRead = true;
   else if (state === 'starred') record.tags.push('starred');
-  else if (folder) record.folders = [folder];
+  else if (folder) {
+    // A folder of the user's own holds items not archived: still to read, as in Unread.
+    record.folders = [folder];
+    record.isReadLater = true;
+  }
   const tags = row.tags?.trim();
   if (tags) {
     try {
