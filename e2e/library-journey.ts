@@ -585,6 +585,46 @@ export function libraryJourneys(ctx: Context): void {
       }
     });
 
+    void it('keeps the focused control clear of the sticky navbar and bulk bar, going backwards', async () => {
+      // On a phone the cards stand in one column, so walking back scrolls the page up under the bars.
+      const phone = await openPage(ctx.browser(), PHONE);
+      try {
+        const { page } = phone;
+        // Without smooth scrolling, each look sees where the page rests, not a frame of the way there.
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await signInBrowser(page, server.url, { token: user.token, user: user.user });
+        await page.goto(`${server.url}/dashboard`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        /** The focused control when something sticky lies over it (the skip link floats over all on purpose). */
+        const hidden = () =>
+          page.evaluate<string | null>(`(() => {
+            const e = document.activeElement;
+            const stuck = [...document.querySelectorAll('header, [role="toolbar"][aria-label="Selected links"]')];
+            if (!e || e === document.body || e.matches('a[href="#main"]') || stuck.some((s) => s.contains(e))) return null;
+            const r = e.getBoundingClientRect();
+            const over = stuck.map((s) => s.getBoundingClientRect()).find((b) => r.top < b.bottom - 1 && r.bottom > b.top + 1);
+            return r.height > 0 && over ? (e.getAttribute('aria-label') || e.textContent || e.tagName).trim().slice(0, 40) + ' at ' + Math.round(r.top) + ' under ' + Math.round(over.top) + '–' + Math.round(over.bottom) : null;
+          })()`);
+        const walkBack = async (label: string) => {
+          await page.locator('main button, main a[href], main input').last().focus();
+          const found: string[] = [];
+          for (let i = 0; i < 60; i++) {
+            await page.keyboard.press('Shift+Tab');
+            await page.waitForTimeout(30);
+            const under = await hidden();
+            if (under) found.push(under);
+          }
+          assert.deepEqual(found, [], `${label}: focused controls hidden under what sticks`);
+        };
+        await walkBack('the dashboard');
+        await page.locator('input[aria-label^="Select "]').first().click();
+        await page.getByRole('toolbar', { name: 'Selected links' }).waitFor();
+        await walkBack('with the bulk bar');
+      } finally {
+        await phone.close();
+      }
+    });
+
     void it('axe finds no serious violation on any page', async () => {
       const { page } = w;
       const signedIn = ['/dashboard', '/profile', '/vault', '/pricing'];

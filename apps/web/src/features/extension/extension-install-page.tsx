@@ -78,7 +78,7 @@ export default function ExtensionInstallPage() {
         is already in your library.
       </p>
 
-      <section id="chrome" aria-labelledby="chrome-title" className={`${card} mt-8 scroll-mt-20`}>
+      <section id="chrome" aria-labelledby="chrome-title" className={`${card} mt-8`}>
         <h2 id="chrome-title" className="flex items-center gap-2 text-xl font-semibold">
           <Puzzle className="size-5 text-brand-600" aria-hidden /> Chrome and Edge
         </h2>
@@ -107,7 +107,7 @@ export default function ExtensionInstallPage() {
         </p>
       </section>
 
-      <section id="firefox" aria-labelledby="firefox-title" className={`${card} mt-6 scroll-mt-20`}>
+      <section id="firefox" aria-labelledby="firefox-title" className={`${card} mt-6`}>
         <h2 id="firefox-title" className="flex items-center gap-2 text-xl font-semibold">
           <Globe className="size-5 text-orange-500" aria-hidden /> Firefox
         </h2>

@@ -29,7 +29,7 @@ function useReadingProgress(): number {
   return progress;
 }
 
-/** Where a section's top rests after a jump from the contents (its `scroll-mt-20`). */
+/** Where a section's top rests after a jump from the contents (the page's scroll padding, index.css). */
 const JUMP_TOP = 80;
 
 /**
@@ -143,7 +143,7 @@ export function LegalPage({ title, updated, sections }: { title: string; updated
             <h1 className="text-3xl font-bold">{title}</h1>
             <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Last updated: {updated}</p>
             {sections.map((s) => (
-              <section key={s.id} id={s.id} className="scroll-mt-20 pt-8">
+              <section key={s.id} id={s.id} className="pt-8">
                 <h2 className="text-xl font-semibold">{s.title}</h2>
                 <div className="mt-2 space-y-3 text-slate-700 dark:text-slate-300">{s.body}</div>
               </section>
