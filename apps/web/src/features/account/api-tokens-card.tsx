@@ -118,7 +118,9 @@ export function ApiTokensCard() {
         </Button>
       </form>
       <ul className="mt-4 divide-y divide-slate-100 dark:divide-slate-800" aria-label="Your API tokens">
-        {tokens.data?.length === 0 && <li className="py-3 text-sm text-slate-500 dark:text-slate-400">No tokens yet.</li>}
+        {tokens.data?.length === 0 && (
+          <li className="py-3 text-sm text-slate-500 dark:text-slate-400">No tokens yet.</li>
+        )}
         {tokens.data?.map((t) => (
           <li key={t.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
             <span className="flex min-w-0 flex-col text-sm">

@@ -128,7 +128,10 @@ export default function SecurityPage() {
         </h2>
         <p className="mt-2">
           Found a vulnerability? Write to{' '}
-          <a className="text-brand-600 underline dark:text-brand-100" href={`mailto:${supportEmail}?subject=Security%20report`}>
+          <a
+            className="text-brand-600 underline dark:text-brand-100"
+            href={`mailto:${supportEmail}?subject=Security%20report`}
+          >
             {supportEmail}
           </a>
           . We respond to security reports within 24 hours. For anything else, visit the{' '}

@@ -220,7 +220,10 @@ export default function StatusPage() {
           </section>
         </div>
         <p className="text-sm">
-          <a className="text-brand-600 underline dark:text-brand-100" href={`mailto:${supportEmail}?subject=Status%20updates`}>
+          <a
+            className="text-brand-600 underline dark:text-brand-100"
+            href={`mailto:${supportEmail}?subject=Status%20updates`}
+          >
             Subscribe to updates by email
           </a>{' '}
           · Need help?{' '}
