@@ -257,8 +257,11 @@ export function libraryJourneys(ctx: Context): void {
       await dialog.getByLabel('Merge #water into').selectOption('space');
       await dialog.getByRole('button', { name: 'Merge', exact: true }).click();
       await dialog.getByText('#space · 2 links').waitFor();
-      // Categories: rename Science into Home (a merge).
-      await dialog.getByRole('tab', { name: 'Categories' }).click();
+      // Categories, by the keyboard's way between tabs: rename Science into Home (a merge).
+      await dialog.getByRole('tab', { name: 'Tags' }).focus();
+      await page.keyboard.press('ArrowRight');
+      await dialog.locator('[role="tab"][aria-selected="true"]', { hasText: 'Categories' }).waitFor();
+      await dialog.getByRole('tabpanel', { name: 'Categories' }).waitFor();
       await dialog.getByRole('button', { name: 'Merge Science' }).click();
       await dialog.getByLabel('Merge Science into').selectOption('Home');
       await dialog.getByRole('button', { name: 'Merge', exact: true }).click();

@@ -391,6 +391,13 @@ export function webJourneys(ctx: Context): void {
       await dialog.getByText(`You've reached your limit of ${LIMIT} links`).waitFor();
       assert.equal(await page.getByRole('dialog', { name: 'Add New Link' }).count(), 0);
       assert.equal(new URL(page.url()).searchParams.get('add'), null);
+      // The periods are one radio group: arrow keys move between them.
+      await dialog.getByRole('radio', { name: /Yearly/ }).focus();
+      // Held as a person holds a key: the group checks the radio the arrow moved to while it is down.
+      await page.keyboard.down('ArrowLeft');
+      await page.waitForTimeout(100);
+      await page.keyboard.up('ArrowLeft');
+      await dialog.locator('[role="radio"][aria-checked="true"]', { hasText: 'Monthly' }).waitFor();
       await dialog.getByRole('radio', { name: /Yearly/ }).click();
       await dialog.getByText('$49.90 billed yearly').waitFor();
       await screenshot(page, 'e-upgrade-dialog');

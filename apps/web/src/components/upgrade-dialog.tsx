@@ -1,4 +1,5 @@
 import type { PaidPlanId } from '@linkwise/contract';
+import * as RadioGroup from '@radix-ui/react-radio-group';
 import { Check, Crown } from 'lucide-react';
 import { useState } from 'react';
 import { formatPrice } from '../lib/format';
@@ -29,18 +30,18 @@ export function UpgradeDialog({
       title="Upgrade to Pro"
       description={`You've reached your limit of ${limit} links`}
     >
-      <div
-        role="radiogroup"
+      {/* Radix: one Tab stop, arrow keys move between the periods (the ARIA radio group pattern). */}
+      <RadioGroup.Root
+        value={choice}
+        onValueChange={(value) => setChoice(value as PaidPlanId)}
+        orientation="horizontal"
         aria-label="Billing period"
         className="grid grid-cols-2 gap-2 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
       >
         {(['monthly', 'yearly'] as const).map((id) => (
-          <button
+          <RadioGroup.Item
             key={id}
-            type="button"
-            role="radio"
-            aria-checked={choice === id}
-            onClick={() => setChoice(id)}
+            value={id}
             className={`rounded-md px-3 py-2 text-sm font-medium ${choice === id ? 'bg-white shadow dark:bg-slate-950' : 'text-slate-600 dark:text-slate-300'}`}
           >
             {id === 'monthly' ? 'Monthly' : 'Yearly'}
@@ -49,9 +50,9 @@ export function UpgradeDialog({
                 Save {plans.data.data.find((p) => p.id === 'yearly')?.savingsPercent}%
               </span>
             )}
-          </button>
+          </RadioGroup.Item>
         ))}
-      </div>
+      </RadioGroup.Root>
       {plan ? (
         <div className="mt-4 rounded-lg border border-brand-100 p-4 dark:border-slate-700">
           <p className="flex items-center gap-2 font-semibold">

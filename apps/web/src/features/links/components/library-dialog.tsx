@@ -1,4 +1,5 @@
 import type { TagSummary } from '@linkwise/contract';
+import * as Tabs from '@radix-ui/react-tabs';
 import { GitMerge, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -382,33 +383,26 @@ export function LibraryDialog({ onClose }: { onClose: () => void }) {
       description="Rename, merge or delete; your links follow."
       wide
     >
-      <div
-        role="tablist"
-        aria-label="What to manage"
-        className="mb-3 inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
-      >
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'tags'}
-          className={tabClass(tab === 'tags')}
-          onClick={() => setTab('tags')}
+      {/* Radix: one Tab stop for the two tabs, arrow keys between them, each panel named by its tab. */}
+      <Tabs.Root value={tab} onValueChange={(value) => setTab(value as 'tags' | 'categories')}>
+        <Tabs.List
+          aria-label="What to manage"
+          className="mb-3 inline-flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
         >
-          Tags
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'categories'}
-          className={tabClass(tab === 'categories')}
-          onClick={() => setTab('categories')}
-        >
-          Categories
-        </button>
-      </div>
-      <div role="tabpanel" aria-label={tab === 'tags' ? 'Tags' : 'Categories'}>
-        {tab === 'tags' ? <TagsPanel /> : <CategoriesPanel />}
-      </div>
+          <Tabs.Trigger value="tags" className={tabClass(tab === 'tags')}>
+            Tags
+          </Tabs.Trigger>
+          <Tabs.Trigger value="categories" className={tabClass(tab === 'categories')}>
+            Categories
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="tags">
+          <TagsPanel />
+        </Tabs.Content>
+        <Tabs.Content value="categories">
+          <CategoriesPanel />
+        </Tabs.Content>
+      </Tabs.Root>
     </Dialog>
   );
 }
