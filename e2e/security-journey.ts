@@ -118,7 +118,11 @@ export function securityJourneys({ browser }: Context): void {
         await waitForFocus(page.getByRole('status').getByRole('button', { name: 'Copy' }));
         await page.getByRole('button', { name: 'Done' }).press('Enter');
         await waitForFocus(page.getByLabel('Token name'));
-        await page.getByRole('button', { name: /^Revoke/ }).press('Enter');
+        // The token's own card (the sign-ins card lists it too, with a Revoke of its own).
+        await page
+          .getByRole('list', { name: 'Your API tokens' })
+          .getByRole('button', { name: /^Revoke/ })
+          .press('Enter');
         await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).press('Enter');
         await page
           .getByRole('list', { name: 'Your API tokens' })
