@@ -315,10 +315,12 @@ export function libraryJourneys(ctx: Context): void {
       await page.getByRole('alertdialog', { name: 'Delete 2 links?' }).getByRole('button', { name: 'Delete' }).click();
       await card(page, titles.delta).waitFor({ state: 'detached' });
       await toast(page, '2 links deleted');
-      await page
-        .locator('[data-sonner-toast]', { hasText: '2 links deleted' })
-        .getByRole('button', { name: 'Undo' })
-        .click();
+      // By keyboard, as the shortcuts dialog says: Alt+T goes to the notifications, Tab to Undo.
+      await page.keyboard.press('Alt+KeyT');
+      const focusedText = () => page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""');
+      for (let i = 0; i < 4 && (await focusedText()) !== 'Undo'; i++) await page.keyboard.press('Tab');
+      assert.equal(await focusedText(), 'Undo');
+      await page.keyboard.press('Enter');
       await card(page, titles.delta).waitFor();
       await card(page, titles.gamma).waitFor();
       await new Promise((resolve) => setTimeout(resolve, 6_500));
@@ -368,6 +370,8 @@ export function libraryJourneys(ctx: Context): void {
         .getByRole('button', { name: 'Discard Changes' })
         .click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
+      // Shortcuts stay quiet while any dialog is open: the confirmation can outlive the form a moment.
+      await page.getByRole('alertdialog').waitFor({ state: 'detached' });
 
       await page.keyboard.press('?');
       const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });

@@ -61,9 +61,9 @@ describe('dashboard shortcuts', () => {
   });
 
   it('lists every command in the help dialog', () => {
-    expect(SHORTCUTS.map((s) => s.action)).toHaveLength(9);
+    expect(SHORTCUTS.map((s) => s.action)).toHaveLength(10);
     expect(SHORTCUTS.flatMap((s) => s.keys)).toEqual(
-      expect.arrayContaining(['/', 'n', '?', 'j', 'k', 'Enter', 'e', 'x']),
+      expect.arrayContaining(['/', 'n', '?', 'j', 'k', 'Enter', 'e', 'x', 'Alt+T']),
     );
   });
 });

@@ -9,6 +9,8 @@ export const SHORTCUTS: readonly { keys: string[]; action: string }[] = [
   { keys: ['x'], action: 'Select or unselect the link' },
   { keys: ['Esc'], action: 'Clear the selection' },
   { keys: ['?'], action: 'Show these shortcuts' },
+  // The notifications' own key (sonner's hotkey): how a keyboard reaches a toast's Undo.
+  { keys: ['Alt+T'], action: 'Go to the notifications (Undo a delete)' },
 ];
 
 export type ShortcutCommand = 'search' | 'add' | 'next' | 'previous' | 'open' | 'edit' | 'select' | 'clear' | 'help';
