@@ -99,6 +99,8 @@ export function webJourneys(ctx: Context): void {
       await page.getByRole('navigation', { name: 'Product' }).getByRole('link', { name: 'Pricing' }).click();
       await waitUntil(page, "location.hash === '#pricing'");
       await waitUntil(page, 'window.scrollY > 300');
+      // The keyboard follows: the next Tab starts inside the section, not back in the footer.
+      assert.equal(await page.evaluate<string>('document.activeElement?.id ?? ""'), 'pricing');
       await page.getByRole('button', { name: 'Learn More' }).scrollIntoViewIfNeeded();
 
       // A hash in the address scrolls to its section shortly after load.

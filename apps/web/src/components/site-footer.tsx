@@ -4,7 +4,12 @@ import { FALLBACK_CONFIG, useAppConfig } from '../lib/shared-queries';
 
 /** Scrolls smoothly to a landing section and puts its hash in the address. */
 export function scrollToSection(id: string): void {
-  document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  const section = document.getElementById(id);
+  if (!section) return;
+  section.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  // The keyboard follows the view: the next Tab starts in the section, not back where the link was.
+  if (!section.hasAttribute('tabindex')) section.setAttribute('tabindex', '-1');
+  section.focus({ preventScroll: true });
   window.history.replaceState(window.history.state, '', `#${id}`);
 }
 
