@@ -370,8 +370,12 @@ export function libraryJourneys(ctx: Context): void {
         .getByRole('button', { name: 'Discard Changes' })
         .click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
-      // Shortcuts stay quiet while any dialog is open: the confirmation can outlive the form a moment.
+      // Shortcuts stay quiet while any dialog is open: the confirmation can outlive the form a moment,
+      // and the address keeps ?add= until the dashboard has taken the closed form out of it.
       await page.getByRole('alertdialog').waitFor({ state: 'detached' });
+      await page.waitForFunction(
+        `!new URL(location.href).searchParams.has('add') && !document.querySelector('[role="dialog"], [role="alertdialog"]')`,
+      );
 
       await page.keyboard.press('?');
       const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
