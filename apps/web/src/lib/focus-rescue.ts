@@ -68,6 +68,23 @@ export function installFocusRescue(doc: Document = document): () => void {
   const onPointerDown = () => {
     pointerSince = true;
   };
+  // Let go on purpose (Escape in the search box blurs it so the shortcuts answer): a control still in
+  // the page, enabled and shown, that loses the focus to nothing is not to be handed it back. A button
+  // disabled while it works, or a control removed, still is.
+  const onFocusOut = (event: FocusEvent) => {
+    const target = event.target;
+    if (event.relatedTarget !== null || target !== last || !(target instanceof HTMLElement)) return;
+    // Looked at once the page has settled: a control being removed loses the focus while still there.
+    window.setTimeout(() => {
+      const released =
+        last === target &&
+        (doc.activeElement === null || doc.activeElement === doc.body) &&
+        target.isConnected &&
+        target.matches(FOCUSABLE) &&
+        visible(target);
+      if (released) last = null;
+    }, 0);
+  };
 
   const rescue = () => {
     timer = undefined;
@@ -91,10 +108,12 @@ export function installFocusRescue(doc: Document = document): () => void {
   const observer = new MutationObserver(schedule);
   observer.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
   doc.addEventListener('focusin', onFocusIn);
+  doc.addEventListener('focusout', onFocusOut);
   doc.addEventListener('pointerdown', onPointerDown, true);
   return () => {
     observer.disconnect();
     doc.removeEventListener('focusin', onFocusIn);
+    doc.removeEventListener('focusout', onFocusOut);
     doc.removeEventListener('pointerdown', onPointerDown, true);
     if (timer !== undefined) window.clearTimeout(timer);
   };
