@@ -22,8 +22,6 @@ export interface ExportDeps {
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** A spreadsheet runs a cell starting with = + - @ as a formula: such cells are quoted with a leading apostrophe. */
-
 /**
  * Exports, streamed: links are read a page at a time (keyset, oldest first) and written as they
  * come, so 100,000 links never sit in memory together. JSON is lossless (credentials as ciphertext

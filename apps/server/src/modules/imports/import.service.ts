@@ -400,10 +400,6 @@ export class ImportService {
       alsoInTransaction: async (tx, outcomes) => {
         const imports = this.deps.imports.with(tx);
         const createdNow = new Set(outcomes.flatMap((o) => (o.status === 'created' ? [o.linkId] : [])));
-        const duplicateIds = outcomes.flatMap((o) =>
-          o.status === 'duplicate' || o.status === 'updated' ? [o.linkId] : [],
-        );
-        const ownEarlier = await imports.ownLinks(importId, duplicateIds);
         let created = 0;
         let updated = 0;
         let duplicates = 0;
@@ -430,12 +426,11 @@ export class ImportService {
               break;
             case 'duplicate': {
               duplicates += 1;
-              const inFile = createdNow.has(outcome.linkId) || ownEarlier.has(outcome.linkId);
               issues.push({
                 index,
                 kind: 'duplicate',
                 url,
-                reason: inFile ? 'Appears earlier in this file' : 'Already in your library',
+                reason: outcome.earlierInFile ? 'Appears earlier in this file' : 'Already in your library',
               });
               break;
             }

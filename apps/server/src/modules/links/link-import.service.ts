@@ -39,7 +39,9 @@ export type ImportOutcome =
       /** Why they were dropped: sealed with another vault's key, or with an id another link already has. */
       droppedFor: 'vault' | 'id' | null;
     }
-  | { status: 'updated' | 'duplicate'; linkId: string }
+  | { status: 'updated'; linkId: string }
+  /** `earlierInFile`: the link this import made from an earlier occurrence of the address. */
+  | { status: 'duplicate'; linkId: string; earlierInFile: boolean }
   | { status: 'over-limit' };
 
 export interface ImportBatch {
@@ -52,7 +54,7 @@ export interface ImportBatch {
   links: ImportedLink[];
   /**
    * Which of these links the import itself created in an earlier batch: a later repeat of an address
-   * in the file is a duplicate of it, never filled into it (as a repeat within one batch is).
+   * in the file is a duplicate of it, reported so and never filled into it (as within one batch).
    */
   ownEarlier: (tx: Kysely<DB>, linkIds: string[]) => Promise<Set<string>>;
   /** Runs in the same transaction after the links are written: the caller's checkpoint commits with them. */
@@ -79,7 +81,7 @@ export class LinkImportService {
         batch.links.map((l) => l.key),
       );
       const own =
-        batch.duplicates === 'fill-empty' && existing.size > 0
+        existing.size > 0
           ? await batch.ownEarlier(
               tx.connection,
               [...existing.values()].map((s) => s.id),
@@ -96,18 +98,19 @@ export class LinkImportService {
         const saved = existing.get(link.key);
         const earlier = created.get(link.key);
         if (saved) {
+          const inFile = own.has(saved.id);
           outcomes.push(
             batch.duplicates === 'fill-empty' &&
-              !own.has(saved.id) &&
+              !inFile &&
               isWithinCutoff(cutoff, saved.created_at, saved.id) &&
               (await this.fillEmpty(repo, batch.userId, saved, link, now))
               ? { status: 'updated', linkId: saved.id }
-              : { status: 'duplicate', linkId: saved.id },
+              : { status: 'duplicate', linkId: saved.id, earlierInFile: inFile },
           );
           continue;
         }
         if (earlier) {
-          outcomes.push({ status: 'duplicate', linkId: earlier });
+          outcomes.push({ status: 'duplicate', linkId: earlier, earlierInFile: true });
           continue;
         }
         if (room <= 0) {

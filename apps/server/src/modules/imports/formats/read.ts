@@ -88,14 +88,15 @@ async function* decodedAs(chunks: AsyncIterable<Buffer>, encoding: string): Asyn
 
 /** Every item of a stored file of a known format, in file order (the same order on every read: resuming relies on it). */
 export async function* readImportFile(file: string, format: ImportFormat): AsyncGenerator<ParsedItem> {
-  const zipped = isZip(await head(file));
+  const start = await head(file);
+  const zipped = isZip(start);
   switch (format) {
     case 'netscape':
       if (zipped) throw new ImportFileError('Expected a bookmarks HTML file, not a ZIP archive.');
       {
         // A file that says it is Windows-1252 (or another legacy charset) and is not UTF-8 is read
         // as it says; one that says so but is UTF-8 after all (a copied header) is read as UTF-8.
-        const charset = declaredCharset((await head(file)).toString('latin1'));
+        const charset = declaredCharset(start.toString('latin1'));
         if (charset && !(await isUtf8File(file))) {
           yield* parseNetscape(decodedAs(fileChunks(file), charset));
           return;
@@ -105,7 +106,7 @@ export async function* readImportFile(file: string, format: ImportFormat): Async
       return;
     case 'pocket':
       if (!zipped) {
-        const text = (await head(file)).toString('utf8');
+        const text = start.toString('utf8');
         yield* sniffCsv(text) === 'pocket' ? parseCsv(fileChunks(file), 'pocket') : parseNetscape(fileChunks(file));
         return;
       }
@@ -117,11 +118,7 @@ export async function* readImportFile(file: string, format: ImportFormat): Async
     case 'instapaper':
     case 'csv':
       if (zipped) throw new ImportFileError('Expected a CSV file, not a ZIP archive.');
-      yield* parseCsv(
-        fileChunks(file),
-        format,
-        format === 'csv' ? csvDelimiter((await head(file)).toString('utf8')) : ',',
-      );
+      yield* parseCsv(fileChunks(file), format, format === 'csv' ? csvDelimiter(start.toString('utf8')) : ',');
       return;
     case 'urls':
       if (zipped) throw new ImportFileError('Expected a text file of addresses, not a ZIP archive.');
