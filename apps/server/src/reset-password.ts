@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PasswordSchema } from '@linkwise/contract';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrator.js';
+import { openMigrated } from './startup-errors.js';
 import { hashPassword } from './modules/auth/password.js';
 import { isCommonPassword } from './modules/auth/password-policy.js';
 import { UserRepository } from './modules/auth/user.repository.js';
@@ -29,9 +28,8 @@ async function run(args: string[]): Promise<void> {
   if (!valid.success) throw new ConfigError(valid.error.issues[0]?.message ?? 'Invalid password');
   if (isCommonPassword(password))
     throw new ConfigError('This password is too common. Please choose a less predictable one');
-  const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 1 });
+  const { database } = await openMigrated(config, 1);
   try {
-    await migrateToLatest(database);
     const users = new UserRepository(database.db, database.engine);
     const user = await users.findByEmail(email.trim().toLowerCase());
     if (!user) throw new ConfigError(`No account with the email ${email}`);

@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, loadDotEnv } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrator.js';
-import { checkDatabaseReachable, databaseProblem, listenProblem } from './startup-errors.js';
+import type { Database } from './db/database.js';
+import { listenProblem, openMigrated } from './startup-errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -23,27 +22,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  let database;
-  const where = { database: '', dataDir: config.dataDir, host: config.HOST, port: config.PORT };
+  let database: Database;
   try {
-    database = openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      dataDir: config.dataDir,
-      poolSize: config.poolSize,
-    });
-    where.database = database.describe;
-    if (config.DATABASE_URL) await checkDatabaseReachable(config.DATABASE_URL);
-    await migrateToLatest(database);
+    ({ database } = await openMigrated(config, config.poolSize));
   } catch (error) {
     // A database that cannot be reached or a data folder that cannot be written: one line, as above.
-    const problem = databaseProblem(error, {
-      ...where,
-      database: where.database || (config.DATABASE_URL ? 'postgresql:' : 'sqlite:'),
-    });
-    if (!problem) throw error;
-    console.error(problem);
-    await database?.close().catch(() => undefined);
-    process.exit(1);
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
   }
   let app;
   try {
@@ -69,7 +57,7 @@ async function main(): Promise<void> {
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
-    const problem = listenProblem(error, where);
+    const problem = listenProblem(error, { host: config.HOST, port: config.PORT });
     if (!problem) throw error;
     console.error(problem);
     await app.close();

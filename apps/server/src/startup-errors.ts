@@ -1,15 +1,16 @@
 import pg from 'pg';
-import { ConfigError } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { openDatabase, type Database, type Engine } from './db/database.js';
+import { migrateToLatest } from './db/migrator.js';
 
 /** How long start-up waits for PostgreSQL to answer before saying it cannot reach it. */
 export const DATABASE_CONNECT_TIMEOUT_MS = 15_000;
 
-interface Where {
+interface DatabaseWhere {
+  engine: Engine;
   /** `Database.describe`: the location without credentials. */
   database: string;
   dataDir: string;
-  host?: string;
-  port?: number;
 }
 
 type SystemError = Error & { code?: string; syscall?: string };
@@ -31,12 +32,11 @@ const DATA_DIR_CODES = new Set(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'EACCES', 
  * undefined for anything else (which keeps its stack: that is a bug, not a setting). Never shows the
  * password of DATABASE_URL: only `describe`.
  */
-export function databaseProblem(error: unknown, where: Where): string | undefined {
+export function databaseProblem(error: unknown, where: DatabaseWhere): string | undefined {
   if (error instanceof ConfigError) return error.message;
   if (!(error instanceof Error)) return undefined;
   const { code } = error as SystemError;
-  const postgres = where.database.startsWith('postgresql:');
-  if (postgres) {
+  if (where.engine === 'postgres') {
     const reason =
       (code && UNREACHABLE[code]) ??
       (/^(timeout expired|Connection terminated)/.test(error.message) ? 'no answer' : undefined);
@@ -61,7 +61,7 @@ export function databaseProblem(error: unknown, where: Where): string | undefine
 }
 
 /** One line for a port or address the server cannot listen on; undefined for anything else. */
-export function listenProblem(error: unknown, where: Where): string | undefined {
+export function listenProblem(error: unknown, where: { host: string; port: number }): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const { code } = error as SystemError;
   if (code === 'EADDRINUSE') {
@@ -88,5 +88,30 @@ export async function checkDatabaseReachable(url: string, timeoutMs = DATABASE_C
     await client.connect();
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The configured database, reached and migrated: what the server and the command-line scripts open
+ * first. A database it cannot reach, or a data folder it cannot write, is a ConfigError of one line.
+ */
+export async function openMigrated(
+  config: Config,
+  poolSize: number,
+): Promise<{ database: Database; applied: string[] }> {
+  const engine: Engine = config.DATABASE_URL ? 'postgres' : 'sqlite';
+  let database: Database | undefined;
+  try {
+    database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize });
+    if (config.DATABASE_URL) await checkDatabaseReachable(config.DATABASE_URL);
+    return { database, applied: await migrateToLatest(database) };
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    const problem = databaseProblem(error, {
+      engine,
+      database: database?.describe ?? `${engine}:`,
+      dataDir: config.dataDir,
+    });
+    throw problem ? new ConfigError(problem) : error;
   }
 }

@@ -130,7 +130,13 @@ describe('start-up', () => {
     try {
       const url = `postgres://linkwise:hunter2secret@127.0.0.1:${port}/linkwise`;
       const error = await checkDatabaseReachable(url, 300).catch((e: unknown) => e);
-      expect(databaseProblem(error, { database: `postgresql://127.0.0.1:${port}/linkwise`, dataDir: '' })).toBe(
+      expect(
+        databaseProblem(error, {
+          engine: 'postgres',
+          database: `postgresql://127.0.0.1:${port}/linkwise`,
+          dataDir: '',
+        }),
+      ).toBe(
         `Cannot reach the database of DATABASE_URL (postgresql://127.0.0.1:${port}/linkwise): no answer. Check the address and that PostgreSQL is running there.`,
       );
     } finally {
