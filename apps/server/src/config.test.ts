@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { envSwitch } from './lib/switch-words.js';
 import { ConfigError, loadConfig } from './config.js';
 
 const fails = (env: Record<string, string>) => {
@@ -50,8 +51,15 @@ describe('loadConfig', () => {
     expect(fails({ ROLE: 'worker', JOBS_ENABLED: 'false', DATABASE_URL: 'postgres://db.example/x' })).toContain(
       'JOBS_ENABLED false leaves a ROLE=worker process nothing to do',
     );
-    // Read by the model's thread, but checked with the rest.
+    // Read by the model's thread, but checked with the rest; the thread reads the same words.
     expect(fails({ MODEL_MEMORY_TRIM: 'False' })).toContain('MODEL_MEMORY_TRIM must be true or false');
+    expect(['no', '0', ' false ', 'yes', undefined].map((v) => envSwitch(v, true))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
     expect(fails({ DATABASE_URL: 'mysql://x' })).toMatch(
       /^Invalid configuration: DATABASE_URL must be a URL \(postgres or postgresql\)$/,
     );

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { SWITCH_WORDS, switchOn } from './lib/switch-words.js';
 import {
   knownModel,
   knownModelNames,
@@ -10,9 +11,7 @@ import {
   type EmbeddingProvider,
 } from './modules/ml/providers/embedding-models.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(SWITCH_WORDS, { error: 'must be true or false' }).transform(switchOn);
 
 const TRUST_PROXY_ALLOWED =
   'must be false, true (one proxy in front), how many proxies are in front (2, 3…), or their addresses (10.0.0.1, 10.0.0.0/8)';

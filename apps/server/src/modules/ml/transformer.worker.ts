@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { nativeMemory } from '../../lib/native-memory.js';
+import { envSwitch } from '../../lib/switch-words.js';
 import { serveWorker } from '../../lib/worker-client.js';
 import { TransformerModel, type TransformerModelOptions } from './transformer.model.js';
 
@@ -8,9 +9,8 @@ import { TransformerModel, type TransformerModelOptions } from './transformer.mo
  * worker thread started from TypeScript sources has no workerData), and it loads on the first one.
  */
 let model: Promise<TransformerModel> | undefined;
-// Validated with the rest of the configuration (config.ts); read here without loading it into the thread.
-const trimOff = /^(false|0|no)$/.test(process.env.MODEL_MEMORY_TRIM?.trim() ?? '');
-const trim = trimOff ? () => false : () => nativeMemory().trim();
+// Checked with the rest of the configuration (config.ts); read here without loading its schema.
+const trim = envSwitch(process.env.MODEL_MEMORY_TRIM, true) ? () => nativeMemory().trim() : () => false;
 serveWorker<{ options: TransformerModelOptions; texts: string[]; purpose: 'document' | 'query' }, Float32Array[]>(
   parentPort,
   async ({ options, texts, purpose }) => {
