@@ -4,7 +4,7 @@ import { openDatabase, type Database, type Engine } from './db/database.js';
 import { migrateToLatest } from './db/migrator.js';
 
 /** How long start-up waits for PostgreSQL to answer before saying it cannot reach it. */
-export const DATABASE_CONNECT_TIMEOUT_MS = 15_000;
+const DATABASE_CONNECT_TIMEOUT_MS = 15_000;
 
 interface DatabaseWhere {
   engine: Engine;

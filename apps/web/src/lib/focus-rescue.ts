@@ -34,7 +34,7 @@ export function focusNearest(ancestors: readonly HTMLElement[], doc: Document = 
  * Where the part of the page the lost control was in sends the keyboard: `data-focus-return` on it
  * (or on an ancestor) lists selectors, separated by ';', tried in order. The nearest hint decides.
  */
-export function returnTarget(ancestors: readonly HTMLElement[], doc: Document = document): HTMLElement | undefined {
+function returnTarget(ancestors: readonly HTMLElement[], doc: Document = document): HTMLElement | undefined {
   const main = doc.querySelector('main');
   const hint = ancestors.find((a) => a.dataset.focusReturn)?.dataset.focusReturn;
   if (!main || !hint) return undefined;

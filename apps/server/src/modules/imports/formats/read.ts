@@ -57,7 +57,7 @@ const fileChunks = (file: string) => createReadStream(file, { highWaterMark: 64 
  * The legacy charset a bookmarks file declares in its <meta> (an old browser's or a hand-saved
  * file), as the Encoding standard names it; null for UTF-8, none, or one this runtime cannot decode.
  */
-export function declaredCharset(head: string): string | null {
+function declaredCharset(head: string): string | null {
   const label = /<meta[^>]+charset\s*=\s*["']?\s*([\w:.-]+)/i.exec(head)?.[1]?.toLowerCase();
   if (!label) return null;
   try {
