@@ -63,9 +63,8 @@ async function renameTag(db: Kysely<unknown>, id: string, name: string, key: str
     select link_id, position from link_tags where tag_id = ${id}`.execute(db);
   await sql`delete from link_tags where tag_id = ${id}`.execute(db);
   await sql`update tags set name = ${name}, name_key = ${key} where id = ${id}`.execute(db);
-  for (const row of rows) {
-    await sql`insert into link_tags (link_id, tag_id, position) values (${row.link_id}, ${id}, ${row.position})`.execute(
-      db,
-    );
+  for (let i = 0; i < rows.length; i += 500) {
+    const values = rows.slice(i, i + 500).map((r) => sql`(${r.link_id}, ${id}, ${r.position})`);
+    await sql`insert into link_tags (link_id, tag_id, position) values ${sql.join(values)}`.execute(db);
   }
 }
