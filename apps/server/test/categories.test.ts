@@ -57,6 +57,28 @@ describe.skipIf(!corpus)('what a page says about itself', () => {
     // Facts stored before these fields existed have none: no prior, no failure.
     expect(pagePriors({ url: null }, [])).toEqual([]);
   });
+
+  it('reads a page listing a thing for sale or rent as Other, a review or an article about it not', () => {
+    // A used-car listing declares Car and og:type product (a held-out corpus page).
+    expect(pagePriors(factsOf('teslahunt'), [])).toEqual([
+      { category: 'Other', strength: 'strong', why: 'schema.org Car' },
+    ]);
+    expect(pagePriors({ url: 'https://shop.example/p/1', ogType: 'product', schemaTypes: [] }, [])).toEqual([
+      { category: 'Other', strength: 'strong', why: 'og:type product' },
+    ]);
+    expect(pagePriors({ url: null, schemaTypes: ['WebPage', 'Apartment', 'Offer'] }, [])).toEqual([
+      { category: 'Other', strength: 'strong', why: 'schema.org Apartment' },
+    ]);
+    // A review of a product, an article that marks up what it is about, a listed site's page: not listings.
+    expect(pagePriors({ url: null, schemaTypes: ['Review', 'Product'] }, [])).toEqual([]);
+    expect(pagePriors({ url: null, schemaTypes: ['MobileApplication', 'Product'] }, [])).toEqual([]);
+    expect(pagePriors({ url: null, schemaTypes: ['NewsArticle', 'Product'] }, [])).toEqual([
+      { category: 'News', strength: 'weak', why: 'schema.org NewsArticle' },
+    ]);
+    expect(pagePriors({ url: 'https://github.com/acme/widget', schemaTypes: ['Product'] }, [])).toEqual([
+      { category: 'Development', strength: 'strong', why: 'site github.com' },
+    ]);
+  });
 });
 
 describe.skipIf(!corpus || !MODELS)('categories on corpus pages (all-MiniLM-L6-v2)', () => {
@@ -196,6 +218,18 @@ describe.skipIf(!corpus || !MODELS)('categories with the trained head (the defau
     ]);
     expect((await withHead.classify(listing!, [])).category).toBe('Other');
     expect((await anchorsOnly.classify(listing!, [])).category).not.toBe('Other');
+  });
+
+  it("files a page that declares itself a listing under Other, or under the user's own category for it", async () => {
+    const facts = factsOf('teslahunt');
+    const [vector] = await embedder.embed([pageText(facts.title, facts.description, facts.text)]);
+    const notListing = { ...facts, ogType: null, schemaTypes: [] };
+    // Its words alone read as Technology (an electric car); what it declares says it is a listing.
+    expect((await withHead.classify(vector!, [], { facts: notListing })).category).not.toBe('Other');
+    expect((await withHead.classify(vector!, [], { facts })).category).toBe('Other');
+    expect((await anchorsOnly.classify(vector!, [], { facts })).category).toBe('Other');
+    // A category of the user's own for such pages still takes them.
+    expect((await withHead.classify(vector!, ['Cars for sale'], { facts })).category).toBe('Cars for sale');
   });
 });
 

@@ -309,6 +309,9 @@ export class CategoryModel {
           candidates.map((c) => c.name),
         )
       : [];
+    // A page listing a thing for sale or rent fits no default category: evidence for `Other`.
+    const other = priors.find((p) => key(p.category) === 'other');
+    const otherScore = w.minScore + (other ? w.prior[other.strength] : 0);
     const history = this.history(neighbours);
     const head = w.head > 0 ? await this.trainedHead() : undefined;
     const probabilities = head?.dimensions === page.length ? head.probabilities(page) : undefined;
@@ -331,12 +334,14 @@ export class CategoryModel {
       // The head reorders the defaults and `Other` (no phrases: it scores the bar below which nothing
       // fits) among themselves. The best of them keeps the level it had, so the head never lifts
       // them above the user's own categories, of which it knows nothing.
-      const led = [...out.filter((s) => !s.own), { category: 'Other', score: w.minScore, own: false }];
+      const led = [...out.filter((s) => !s.own), { category: 'Other', score: otherScore, own: false }];
       const level = Math.max(...led.map((s) => s.score));
       for (const s of led) s.score += w.head * (probabilities.get(s.category) ?? 0);
       const shift = Math.max(...led.map((s) => s.score)) - level;
       for (const s of led) s.score -= shift;
       out.push(led.at(-1)!);
+    } else if (other) {
+      out.push({ category: 'Other', score: otherScore, own: false });
     }
     return out.sort((a, b) => b.score - a.score).map(({ category, score }) => ({ category, score }));
   }
@@ -366,7 +371,7 @@ export class CategoryModel {
     const scores = await this.scores(page, userCategories, evidence);
     const [best] = scores;
     if (!best) return { category: 'Other', score: -Infinity };
-    // With the head, `Other` is a candidate that carries the bar itself.
+    // With the head or a listing's prior, `Other` is a candidate that carries the bar itself.
     if (scores.some((s) => s.category === 'Other')) return best;
     return best.score < this.weights.minScore ? { category: 'Other', score: best.score } : best;
   }

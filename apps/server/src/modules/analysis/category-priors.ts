@@ -38,6 +38,44 @@ export const SCHEMA_TYPE_PRIORS: Readonly<Record<string, [DefaultCategory, Prior
   ReportageNewsArticle: ['News', 'weak'],
 };
 
+/**
+ * schema.org types of a thing offered or listed: a product page, a classified ad, a flat to let, a
+ * hotel. No default category holds these (the labelling policy files them under `Other`, decision
+ * 0015), so such a page is a strong prior for `Other`, unless it also says it is something else (a
+ * review of the product is an article about it; a repository on GitHub is Development whatever it declares).
+ */
+const LISTING_TYPES: ReadonlySet<string> = new Set([
+  'Product',
+  'IndividualProduct',
+  'ProductModel',
+  'ProductGroup',
+  'Vehicle',
+  'Car',
+  'Motorcycle',
+  'RealEstateListing',
+  'Accommodation',
+  'Apartment',
+  'House',
+  'SingleFamilyResidence',
+  'HotelRoom',
+  'LodgingBusiness',
+  'Hotel',
+  'Hostel',
+  'Motel',
+  'BedAndBreakfast',
+  'Resort',
+  'VacationRental',
+]);
+
+/** `og:type` values of a product page (Open Graph's and the shops' own). */
+const LISTING_OG_TYPES: ReadonlySet<string> = new Set(['product', 'product.item', 'product.group', 'og:product']);
+
+/**
+ * Types that make a page about a listed thing something else: an article or a review about it, or an
+ * app's page (apps are Technology, whatever their price).
+ */
+const NOT_A_LISTING = /(?:Article|BlogPosting|Review|Recipe|HowTo|Application)$/;
+
 /** `og:type` values of the Open Graph protocol that name a kind of page. */
 export const OG_TYPE_PRIORS: Readonly<Record<string, [DefaultCategory, PriorStrength]>> = {
   'video.movie': ['Entertainment', 'strong'],
@@ -111,6 +149,7 @@ const SECTION_SYNONYMS: Readonly<Record<string, DefaultCategory>> = {
 
 /** One prior: the category a page's self-description points to, how strongly, and why. */
 export interface Prior {
+  /** A default category, one of the user's, or `Other` for a page that lists a thing for sale or rent. */
   category: string;
   strength: PriorStrength;
   why: string;
@@ -150,6 +189,17 @@ export function pagePriors(
   if (section) {
     const named = categories.find((c) => c.toLocaleLowerCase('en-US') === section) ?? SECTION_SYNONYMS[section];
     if (named) found.push({ category: named, strength: 'moderate', why: `section ${facts.section}` });
+  }
+  const types = facts.schemaTypes ?? [];
+  const listing =
+    types.find((t) => LISTING_TYPES.has(t)) ??
+    (facts.ogType && LISTING_OG_TYPES.has(facts.ogType.toLowerCase()) ? `og:type ${facts.ogType}` : undefined);
+  if (listing && found.every((p) => p.strength === 'weak') && !types.some((t) => NOT_A_LISTING.test(t))) {
+    found.push({
+      category: 'Other',
+      strength: 'strong',
+      why: types.includes(listing) ? `schema.org ${listing}` : listing,
+    });
   }
   const order: PriorStrength[] = ['strong', 'moderate', 'weak'];
   const best = new Map<string, Prior>();
