@@ -3,12 +3,15 @@
  * store (384 MiniLM, 512 USE-lite, 896 MiniLM + USE multilingual, 1,280 with bge too): exact top-100 over one user's
  * matrix (WebAssembly SIMD), the sizes interleaved in one process so that their ratios hold on a
  * busy machine. The last row adds the default model's ranking of the 100 it keeps (decision 0022).
- * Seeded; no database.
+ * The first row is search before issue 17: USE-lite's 512 dimensions as float32 rows, scored by the
+ * float32 kernel of that time (dot-f32.wat), then the same top-100 pass. Seeded; no database.
  *
  *   node --conditions=@linkwise/source --import tsx experiments/scan-dims.ts      (from bench/)
  */
+import { readFileSync } from 'node:fs';
+import wabt from 'wabt';
 import { normalize } from '../../apps/server/src/modules/ml/embedder.js';
-import { buildVectors, sizeOf, topK } from '../../apps/server/src/modules/search/vector-index.js';
+import { buildVectors, sizeOf, topK, topOf } from '../../apps/server/src/modules/search/vector-index.js';
 import { MINILM_BGE_USE_MULTILINGUAL } from '../../apps/server/src/modules/ml/local-models.js';
 import { rankingParts, rankingScore } from '../../apps/server/src/modules/search/ranking.js';
 import { percentile } from '../lib/stats.js';
@@ -31,8 +34,46 @@ const matrices = SIZES.map((dims) =>
   ),
 );
 const ranking = MINILM_BGE_USE_MULTILINGUAL.calibration.ranking!;
+
+/** The part of the WebAssembly API used here (Node's type definitions for v20 do not declare it). */
+interface Wasm {
+  Module: new (bytes: Uint8Array) => object;
+  Memory: new (size: { initial: number }) => { buffer: ArrayBuffer };
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+
+/** The float32 matrix of 512-dimension rows and its kernel, as search held them before issue 17. */
+const before = await (async () => {
+  const tools = await wabt();
+  const source = tools.parseWat('dot-f32.wat', readFileSync(new URL('dot-f32.wat', import.meta.url), 'utf8'), {
+    simd: true,
+  });
+  const module = new wasm.Module(source.toBinary({}).buffer);
+  const dims = 512;
+  const bytes = (dims + LINKS * dims + LINKS) * 4;
+  const memory = new wasm.Memory({ initial: Math.ceil(bytes / 65536) });
+  const kernel = new wasm.Instance(module, { env: { memory } }).exports.scores as (...args: number[]) => void;
+  const rows = new Float32Array(memory.buffer, dims * 4, LINKS * dims);
+  for (let i = 0; i < LINKS; i++) rows.set(vector(dims), i * dims);
+  const scores = new Float32Array(memory.buffer, (dims + LINKS * dims) * 4, LINKS);
+  return (query: Float32Array) => {
+    new Float32Array(memory.buffer, 0, dims).set(query);
+    kernel(dims * 4, 0, LINKS, dims, (dims + LINKS * dims) * 4);
+    // The ids of the 512-dimension int8 matrix: same count, all live.
+    return topOf(matrices[1]!, scores, 100, -1);
+  };
+})();
+
 const times: number[][] = [...SIZES, 0].map(() => []);
+const beforeTimes: number[] = [];
 for (let round = 0; round < 60; round++) {
+  {
+    const q = vector(512);
+    const t0 = performance.now();
+    before(q);
+    if (round >= 10) beforeTimes.push(performance.now() - t0);
+  }
   SIZES.forEach((dims, i) => {
     const q = vector(dims);
     const t0 = performance.now();
@@ -52,6 +93,13 @@ const base = percentile(
   [...times[1]!].sort((a, b) => a - b),
   50,
 );
+{
+  const sorted = [...beforeTimes].sort((a, b) => a - b);
+  const p50 = percentile(sorted, 50);
+  console.log(
+    `| 512 float32 (before issue 17) | ${((LINKS * 512 * 4) / 1048576).toFixed(1)} | ${p50.toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(p50 / base).toFixed(2)}× |`,
+  );
+}
 [...SIZES, 1280].forEach((dims, i) => {
   const sorted = [...times[i]!].sort((a, b) => a - b);
   const p50 = percentile(sorted, 50);
