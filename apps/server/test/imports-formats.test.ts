@@ -230,3 +230,39 @@ describe('CSV categories', () => {
     expect(records.map((r) => r.folders)).toEqual([[], ['Work', 'Papers']]);
   });
 });
+
+describe('CSV rows longer than the header', () => {
+  it('keeps the cells past the last column in notes and says so in the report', async () => {
+    // A title with a comma the file left unquoted, a row of the header's length, and trailing empty cells.
+    const file = [
+      'url,title,tags',
+      'https://example.com/a,Cats,dogs and mice,pets',
+      'https://example.com/b,Birds,sky',
+      'https://example.com/c,Fish,sea,,',
+    ].join('\n');
+    const { records, error } = await collect(parseCsv(chunksOf(file, 7), 'csv'));
+    expect(error).toBeNull();
+    expect(records.map((r) => [r.title, r.tags])).toEqual([
+      ['Cats', ['dogs and mice']],
+      ['Birds', ['sky']],
+      ['Fish', ['sea']],
+    ]);
+    const mapped = records.map((r) => mapRecord(r, 'innermost', Date.now()));
+    expect(mapped.map((m) => 'link' in m && m.link.notes)).toEqual(['Cells past the last column: pets', '', '']);
+    expect(mapped.map((m) => 'link' in m && m.partial)).toEqual([
+      'Its row had 1 cell past the last column (an unquoted comma?), kept in its notes',
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("keeps a Pocket row's cells past the last column too, the named columns read as before", async () => {
+    const file = ['title,url,time_added,tags,status', 'A,https://example.com/a,1700000000,x|y,unread,stray, more'].join(
+      '\n',
+    );
+    const { records } = await collect(parseCsv(chunksOf(file), 'pocket'));
+    expect(records[0]).toMatchObject({ title: 'A', tags: ['x', 'y'], isReadLater: true });
+    expect(records[0]!.extras).toContainEqual(['Cells past the last column', 'stray | more']);
+    expect(records[0]!.notice).toBe('Its row had 2 cells past the last column (an unquoted comma?), kept in its notes');
+  });
+});

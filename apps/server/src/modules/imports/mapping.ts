@@ -137,6 +137,7 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
 
   // What was cut is told in the report: the notes also carry what no field takes (highlights, a full title…).
   const partials: string[] = [];
+  if (record.notice) partials.push(record.notice);
   if (allNotes.length > Limits.notesMax) {
     partials.push(
       `Its notes were cut to ${Limits.notesMax.toLocaleString('en-US')} of their ${allNotes.length.toLocaleString('en-US')} characters (with the values kept in them)`,

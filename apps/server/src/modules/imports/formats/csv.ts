@@ -177,19 +177,32 @@ export async function* parseCsv(
   format: CsvFormat,
   delimiter: ',' | ';' = ',',
 ): AsyncGenerator<ParsedItem> {
-  const parser = parse({
-    bom: true,
-    delimiter,
-    // A generic CSV keeps its headers as written: they label the columns kept in notes.
-    columns: (header: string[]) => header.map((h) => (format === 'csv' ? h.trim() : h.trim().toLowerCase())),
-    relax_column_count: true,
-    skip_empty_lines: true,
-  });
+  // Rows as arrays, named here: csv-parse's own naming drops the cells past the header's last column.
+  const parser = parse({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: true });
   // pipeline (not pipe) hands a decoding error on to the parser, which the loop below then throws.
   pipeline(Readable.from(utf8Chunks(chunks)), parser, () => undefined);
   const map = mappers[format];
+  let header: string[] | null = null;
   try {
-    for await (const row of parser as AsyncIterable<Row>) yield { record: map(row) };
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      if (!header) {
+        // A generic CSV keeps its headers as written: they label the columns kept in notes.
+        header = cells.map((h) => (format === 'csv' ? h.trim() : h.trim().toLowerCase()));
+        continue;
+      }
+      const row: Row = {};
+      header.forEach((name, i) => {
+        if (i < cells.length) row[name] = cells[i];
+      });
+      const record = map(row);
+      // Cells past the header: most often a title or a note with a comma the file left unquoted.
+      const more = cells.slice(header.length).filter((c) => c.trim());
+      if (more.length > 0) {
+        record.extras.push(['Cells past the last column', more.map((c) => c.trim()).join(' | ')]);
+        record.notice = `Its row had ${more.length} ${more.length === 1 ? 'cell' : 'cells'} past the last column (an unquoted comma?), kept in its notes`;
+      }
+      yield { record };
+    }
   } catch (error) {
     if (error instanceof ImportFileError) throw error;
     const message = error instanceof Error ? error.message : String(error);

@@ -22,6 +22,8 @@ export interface ImportRecord {
   extras: [string, string][];
   /** Set when the parser already knows the item cannot be imported (a note without a URL, …). */
   skip?: string;
+  /** What the parser had to change about the item, for the import report (kept in `extras` too). */
+  notice?: string;
   /** Linkwise's own export: what only a lossless round trip carries. */
   linkwise?: {
     id: string;
