@@ -424,6 +424,8 @@ export function webJourneys(ctx: Context): void {
       await page.getByRole('button', { name: /account menu/ }).click();
       await page.getByRole('menuitem', { name: 'Profile Settings' }).click();
       await page.waitForURL((u) => u.pathname === '/profile');
+      // The route change hands the focus to the new page's heading (announced; Tab goes on from it).
+      await waitUntil(page, `document.activeElement?.matches('main h1') ?? false`);
       assert.equal(await page.getByLabel('Username').inputValue(), username);
       assert.equal(await page.getByLabel('Email').getAttribute('readonly'), '');
       const sub = page.getByRole('region', { name: 'Subscription' });
@@ -465,6 +467,11 @@ export function webJourneys(ctx: Context): void {
       await page.getByRole('menuitem', { name: 'Sign Out' }).click();
       await page.waitForURL((u) => u.pathname === '/');
       await page.getByRole('link', { name: 'Login' }).waitFor();
+      // Signing out loads / afresh; the header's Login link is a route change: the heading of the
+      // sign-in page takes the focus (announced; Tab goes on from it), not the link left behind.
+      await page.getByRole('link', { name: 'Login' }).click();
+      await page.waitForURL((u) => u.pathname === '/login');
+      await waitUntil(page, `document.activeElement?.matches('main h1') ?? false`);
       assert.equal((await session(page)).isAuthenticated, false);
       await page.goto(`${ctx.baseUrl()}/dashboard`);
       await page.waitForURL((u) => u.pathname === '/login');

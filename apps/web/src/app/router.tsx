@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api';
 import { BareLayout, MainLayout, RedirectIfSignedIn, RequireAuth, ScrollToTop } from './layout';
+import { RouteFocus } from './route-focus';
 import { RouteTitle } from './route-title';
 
 // Every screen is its own chunk, so the landing page downloads only what it shows.
@@ -37,6 +38,7 @@ function Root() {
     <>
       <ScrollToTop />
       <RouteTitle />
+      <RouteFocus />
       <Outlet />
     </>
   );
