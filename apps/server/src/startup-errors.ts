@@ -91,20 +91,32 @@ export async function checkDatabaseReachable(url: string, timeoutMs = DATABASE_C
   }
 }
 
+/** How long a start-up waits on the database's migration before it says so. */
+const MIGRATION_PATIENCE_MS = 10_000;
+export const MIGRATION_WAIT =
+  'Still bringing the database up to date: a large library takes a while, or another instance is doing it and this one waits for it.';
+
 /**
  * The configured database, reached and migrated: what the server and the command-line scripts open
  * first. A database it cannot reach, or a data folder it cannot write, is a ConfigError of one line.
  */
 export async function openMigrated(
-  config: Config,
+  config: Pick<Config, 'DATABASE_URL' | 'dataDir'>,
   poolSize: number,
+  { notify = (line: string) => console.error(line), patienceMs = MIGRATION_PATIENCE_MS } = {},
 ): Promise<{ database: Database; applied: string[] }> {
   const engine: Engine = config.DATABASE_URL ? 'postgres' : 'sqlite';
   let database: Database | undefined;
   try {
     database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize });
     if (config.DATABASE_URL) await checkDatabaseReachable(config.DATABASE_URL);
-    return { database, applied: await migrateToLatest(database) };
+    // A start that seems stuck says why it waits: a long migration, or another instance's.
+    const slow = setTimeout(() => notify(MIGRATION_WAIT), patienceMs);
+    try {
+      return { database, applied: await migrateToLatest(database) };
+    } finally {
+      clearTimeout(slow);
+    }
   } catch (error) {
     await database?.close().catch(() => undefined);
     const problem = databaseProblem(error, {

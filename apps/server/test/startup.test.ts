@@ -6,10 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest, migrationNames } from '../src/db/migrator.js';
-import { checkDatabaseReachable, databaseProblem } from '../src/startup-errors.js';
+import { checkDatabaseReachable, databaseProblem, MIGRATION_WAIT, openMigrated } from '../src/startup-errors.js';
 import { engines, startServer } from './harness.js';
 import { createTestDatabase } from './pg.js';
 
@@ -170,6 +170,38 @@ describe.each(engines().filter((e) => e === 'postgres'))('migrations on %s', () 
       const rows = await client.query('select name from schema_migrations');
       await client.end();
       expect(rows.rows.map((r: { name: string }) => r.name)).toEqual(migrationNames);
+    } finally {
+      await target.drop();
+    }
+  });
+});
+
+describe.each(engines().filter((e) => e === 'postgres'))('a start-up waiting on the migration on %s', () => {
+  it('says once why it waits, and nothing when the migration is quick', async () => {
+    const target = await createTestDatabase();
+    const config = { DATABASE_URL: target.url, dataDir: '' };
+    try {
+      const first = await openMigrated(config, 1);
+      await first.database.close();
+      // Another connection holds the migrations' table, as an instance migrating it does.
+      const holder = new pg.Client({ connectionString: target.url });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('lock table schema_migrations in access exclusive mode');
+      const lines: string[] = [];
+      const opening = openMigrated(config, 1, { notify: (line) => lines.push(line), patienceMs: 200 });
+      await vi.waitFor(() => expect(lines).toEqual([MIGRATION_WAIT]), { timeout: 10_000 });
+      await holder.query('commit');
+      await holder.end();
+      const { database, applied } = await opening;
+      await database.close();
+      expect(applied).toEqual([]);
+      expect(lines).toEqual([MIGRATION_WAIT]);
+
+      const quiet: string[] = [];
+      const again = await openMigrated(config, 1, { notify: (line) => quiet.push(line) });
+      await again.database.close();
+      expect(quiet).toEqual([]);
     } finally {
       await target.drop();
     }
