@@ -95,3 +95,30 @@ describe('LibraryDialog rename', () => {
     expect(closed).toBe(1);
   });
 });
+
+describe('LibraryDialog deleting a tag', () => {
+  it("gives the focus to the next row's Delete once the deleted row has gone", async () => {
+    let tags = [
+      { id: '1', name: 'alpha', count: 1 },
+      { id: '2', name: 'beta', count: 1 },
+      { id: '3', name: 'gamma', count: 1 },
+    ];
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+      let body: unknown = { data: [] };
+      if (method === 'DELETE' && url.includes('/api/tags/2')) {
+        tags = tags.filter((t) => t.id !== '2');
+        body = { success: true, data: { links: 1 } };
+      } else if (url.includes('/api/tags')) body = { data: tags, suggestions: [] };
+      return Promise.resolve(
+        new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
+    });
+    renderWithProviders(<LibraryDialog onClose={() => undefined} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete beta' }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete tag' }));
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: 'Delete beta' })).toBeNull());
+    await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete gamma' })));
+  });
+});

@@ -33,20 +33,26 @@ function ItemName({ name, count }: { name: string; count?: string }) {
 
 /**
  * Puts the focus back on the row button that opened an inline form once the form closes (Escape,
- * Cancel, Save), instead of leaving it on the dialog. Buttons carry `data-focus-key`.
+ * Cancel, Save), instead of leaving it on the dialog, or on a neighbour's button once a deleted row
+ * has gone (`after`: the key of a button that must be gone first). Buttons carry `data-focus-key`.
  */
 function useFocusBack() {
   const list = useRef<HTMLUListElement>(null);
-  // A renamed row shows its new name only once the list is fetched again: wait a moment for it.
-  const pending = useRef<{ key: string; until: number } | null>(null);
+  // A renamed row shows its new name, and a deleted one goes, only once the list is fetched again:
+  // wait a moment for it.
+  const pending = useRef<{ key: string; after?: string; until: number } | null>(null);
   useEffect(() => {
     const wanted = pending.current;
     if (wanted === null) return;
-    const button = list.current?.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(wanted.key)}"]`);
+    const find = (key: string) => list.current?.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
+    const button = wanted.after && find(wanted.after) ? null : find(wanted.key);
     if (button) button.focus();
     if (button || Date.now() > wanted.until) pending.current = null;
   });
-  return { list, back: (key: string) => void (pending.current = { key, until: Date.now() + 3000 }) };
+  return {
+    list,
+    back: (key: string, after?: string) => void (pending.current = { key, after, until: Date.now() + 10_000 }),
+  };
 }
 
 /** The row's buttons: their own compact line under the name on a phone, beside it from `sm` up. */
@@ -269,7 +275,13 @@ function TagsPanel() {
                       <GitMerge className="size-4" aria-hidden /> Merge
                     </Button>
                   )}
-                  <Button size="sm" variant="ghost" aria-label={`Delete ${tag.name}`} onClick={() => setDeleting(tag)}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Delete ${tag.name}`}
+                    data-focus-key={`delete:${tag.id}`}
+                    onClick={() => setDeleting(tag)}
+                  >
                     <Trash2 className="size-4" aria-hidden /> Delete
                   </Button>
                 </ItemActions>
@@ -290,7 +302,15 @@ function TagsPanel() {
         description={`The tag is removed from ${deleting?.count ?? 0} ${deleting?.count === 1 ? 'link' : 'links'}; the links stay.`}
         confirmLabel="Delete tag"
         destructive
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onConfirm={() => {
+          if (!deleting) return;
+          // Once the row has gone, the next row's Delete (or the one before) takes the focus.
+          const shown = matching.slice(0, MAX_ROWS);
+          const at = shown.findIndex((t) => t.id === deleting.id);
+          const neighbour = shown[at + 1] ?? shown[at - 1];
+          if (neighbour) focus.back(`delete:${neighbour.id}`, `delete:${deleting.id}`);
+          remove.mutate(deleting.id);
+        }}
       />
     </div>
   );
