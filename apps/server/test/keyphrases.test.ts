@@ -71,6 +71,35 @@ describe.skipIf(!corpus || !MODELS)('keyphrase tags on corpus pages', () => {
     expect(result.filter((t) => /(?:n['’]t|['’](?:re|ve|ll|d|m))\b/i.test(t))).toEqual([]);
   });
 
+  it("never tags a sign-in form's actions: Log In, Sign up, Continue with…", async () => {
+    const html = (title: string, description: string, body: string) =>
+      extractFacts(
+        `<html lang="en"><head><title>${title}</title><meta name="description" content="${description}"></head><body><main><p>${body}</p></main></body></html>`,
+        'https://online.firstharbor.example/login',
+      );
+    const pages = [
+      html(
+        'Online Banking Log In | First Harbor Bank',
+        'Log in to First Harbor online banking to check balances, pay bills and transfer money.',
+        'Forgot your username? Enroll in online banking today to manage your accounts anytime. Log in with your username. Sign up for online banking. '.repeat(
+          2,
+        ),
+      ),
+      html(
+        'Log in to Notion',
+        'The all-in-one workspace for you and your team: notes, docs and projects.',
+        'Continue with Google. Continue with Apple. Log in with passkey. Sign in with SSO. Sign-up is free for teams.',
+      ),
+    ];
+    for (const page of pages) {
+      const result = await tags(page);
+      expect(result.length).toBeGreaterThan(0);
+      expect(
+        result.filter((t) => /^(?:log|sign|continue|up|in)$/i.test(t) || /\b(?:log|sign) ?(?:in|up)\b/i.test(t)),
+      ).toEqual([]);
+    }
+  });
+
   it('tags a Russian page in Russian and a Spanish page in Spanish', async () => {
     const russian = await tags(facts('pikabu'));
     expect(russian.length).toBeGreaterThan(0);

@@ -39,6 +39,10 @@ function stopSet(facts: PageFacts, sample: string): Set<string> {
   return out;
 }
 
+// A form's actions ("Log In", "Sign up", "Continue with Google"): a sign-in page's title and
+// buttons, never its topic (left in, "Log" and "Continue" became tags). Read as clause breaks.
+const FORM_ACTIONS = /\b(?:log|sign)[\s-](?:in|on|out|up)\b|\bcontinue with\b/giu;
+
 const TITLE_WEIGHT = 3;
 const CLAUSE = /[.,;:!?()[\]{}"“”„«»|/\\–—•·…\n\r\t]+|\s-\s/;
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'’+#.&-]*[\p{L}\p{N}+#]|[\p{L}\p{N}]/gu;
@@ -86,7 +90,7 @@ function candidates(facts: PageFacts, stop: Set<string>): Candidate[] {
     return key.length > 2 || /^\p{Lu}{2}$/u.test(token);
   };
   const read = (text: string, weight: number) => {
-    for (const clause of text.split(CLAUSE)) {
+    for (const clause of text.replace(FORM_ACTIONS, '|').split(CLAUSE)) {
       const tokens = (clause.match(TOKEN) ?? []).map((t) => t.replace(/[’']s$/, ''));
       for (let i = 0; i < tokens.length; i++) {
         for (let n = 1; n <= 3 && i + n <= tokens.length; n++) {
