@@ -40,9 +40,10 @@ export const SCHEMA_TYPE_PRIORS: Readonly<Record<string, [DefaultCategory, Prior
 
 /**
  * schema.org types of a thing offered or listed: a product page, a classified ad, a flat to let, a
- * hotel. No default category holds these (the labelling policy files them under `Other`, decision
- * 0015), so such a page is a strong prior for `Other`, unless it also says it is something else (a
- * review of the product is an article about it; a repository on GitHub is Development whatever it declares).
+ * hotel. No default category holds these (decision 0024's labelling policy files them under
+ * `Other`; decision 0015's addendum), so such a page is a strong prior for `Other`, unless it also
+ * says it is something else (a review of the product is an article about it; a repository on GitHub
+ * is Development whatever it declares).
  */
 const LISTING_TYPES: ReadonlySet<string> = new Set([
   'Product',
