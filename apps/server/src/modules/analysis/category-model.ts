@@ -309,9 +309,10 @@ export class CategoryModel {
           candidates.map((c) => c.name),
         )
       : [];
-    // A page listing a thing for sale or rent fits no default category: evidence for `Other`.
+    // `Other` (no phrases) scores the bar below which nothing fits, raised by a page that says it
+    // fits no default category (a listing of a thing for sale or rent).
     const other = priors.find((p) => key(p.category) === 'other');
-    const otherScore = w.minScore + (other ? w.prior[other.strength] : 0);
+    const bar = { category: 'Other', score: w.minScore + (other ? w.prior[other.strength] : 0), own: false };
     const history = this.history(neighbours);
     const head = w.head > 0 ? await this.trainedHead() : undefined;
     const probabilities = head?.dimensions === page.length ? head.probabilities(page) : undefined;
@@ -331,18 +332,17 @@ export class CategoryModel {
       out.push({ category: anchored.name, score, own: anchored.own });
     }
     if (probabilities) {
-      // The head reorders the defaults and `Other` (no phrases: it scores the bar below which nothing
-      // fits) among themselves. The best of them keeps the level it had, so the head never lifts
-      // them above the user's own categories, of which it knows nothing.
-      const led = [...out.filter((s) => !s.own), { category: 'Other', score: otherScore, own: false }];
+      // The head reorders the defaults and `Other` among themselves. The best of them keeps the
+      // level it had, so the head never lifts them above the user's own categories, of which it
+      // knows nothing.
+      const led = [...out.filter((s) => !s.own), bar];
       const level = Math.max(...led.map((s) => s.score));
       for (const s of led) s.score += w.head * (probabilities.get(s.category) ?? 0);
       const shift = Math.max(...led.map((s) => s.score)) - level;
       for (const s of led) s.score -= shift;
-      out.push(led.at(-1)!);
-    } else if (other) {
-      out.push({ category: 'Other', score: otherScore, own: false });
     }
+    // Last, so that a category scoring exactly the bar still wins it (the sort is stable).
+    out.push(bar);
     return out.sort((a, b) => b.score - a.score).map(({ category, score }) => ({ category, score }));
   }
 
@@ -368,11 +368,8 @@ export class CategoryModel {
     userCategories: string[],
     evidence: CategoryEvidence = {},
   ): Promise<{ category: string; score: number }> {
-    const scores = await this.scores(page, userCategories, evidence);
-    const [best] = scores;
-    if (!best) return { category: 'Other', score: -Infinity };
-    // With the head or a listing's prior, `Other` is a candidate that carries the bar itself.
-    if (scores.some((s) => s.category === 'Other')) return best;
-    return best.score < this.weights.minScore ? { category: 'Other', score: best.score } : best;
+    // `Other` is always among the scores: below the bar it is the best.
+    const [best] = await this.scores(page, userCategories, evidence);
+    return best!;
   }
 }
