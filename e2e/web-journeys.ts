@@ -96,11 +96,14 @@ export function webJourneys(ctx: Context): void {
       assert.match(await text(page, 'footer'), /© 2025 Linkwise Test Operator/);
       await screenshot(page, 'e-landing-desktop');
 
-      await page.getByRole('navigation', { name: 'Product' }).getByRole('link', { name: 'Pricing' }).click();
+      await page.getByRole('navigation', { name: 'Product' }).getByRole('link', { name: 'Pricing' }).focus();
+      await page.keyboard.press('Enter');
       await waitUntil(page, "location.hash === '#pricing'");
       await waitUntil(page, 'window.scrollY > 300');
-      // The keyboard follows: the next Tab starts inside the section, not back in the footer.
+      // The keyboard follows: the next Tab starts inside the section, not back in the footer. The
+      // section is not a control: no focus ring around it, even reached by the keyboard.
       assert.equal(await page.evaluate<string>('document.activeElement?.id ?? ""'), 'pricing');
+      assert.equal(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle'), 'none');
       await page.getByRole('button', { name: 'Learn More' }).scrollIntoViewIfNeeded();
 
       // A hash in the address scrolls to its section shortly after load.
@@ -424,8 +427,10 @@ export function webJourneys(ctx: Context): void {
       await page.getByRole('button', { name: /account menu/ }).click();
       await page.getByRole('menuitem', { name: 'Profile Settings' }).click();
       await page.waitForURL((u) => u.pathname === '/profile');
-      // The route change hands the focus to the new page's heading (announced; Tab goes on from it).
+      // The route change hands the focus to the new page's heading (announced; Tab goes on from it),
+      // which shows no ring: it is not a control.
       await waitUntil(page, `document.activeElement?.matches('main h1') ?? false`);
+      assert.equal(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle'), 'none');
       assert.equal(await page.getByLabel('Username').inputValue(), username);
       assert.equal(await page.getByLabel('Email').getAttribute('readonly'), '');
       const sub = page.getByRole('region', { name: 'Subscription' });

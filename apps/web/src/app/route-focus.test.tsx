@@ -38,6 +38,8 @@ describe('focus on a route change', () => {
     const heading = screen.getByRole('heading', { name: 'Profile' });
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(heading.getAttribute('tabindex')).toBe('-1');
+    // Marked as a region, which index.css shows without a focus ring.
+    expect(heading.dataset.focusRegion).toBe('');
   });
 
   it('keeps the focus a new page put in itself', async () => {

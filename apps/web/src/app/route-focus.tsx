@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
+import { focusRegion } from '../lib/focus-rescue';
 
 const DIALOG = '[role="dialog"], [role="alertdialog"], dialog';
 
@@ -38,8 +39,7 @@ export function RouteFocus() {
       // Where the new page or its dialog put the focus itself (an autofocused field), it stays.
       const placed = active && active !== document.body && (main?.contains(active) || active.closest(DIALOG));
       if (placed) return;
-      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
-      heading.focus({ preventScroll: true });
+      focusRegion(heading);
     });
     return () => cancelAnimationFrame(frame);
   }, [pathname]);

@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { focusRegion } from '../lib/focus-rescue';
 import { FALLBACK_CONFIG, useAppConfig } from '../lib/shared-queries';
 
 /** Scrolls smoothly to a landing section and puts its hash in the address. */
@@ -8,8 +9,7 @@ export function scrollToSection(id: string): void {
   if (!section) return;
   section.scrollIntoView({ behavior: 'smooth', block: 'start' });
   // The keyboard follows the view: the next Tab starts in the section, not back where the link was.
-  if (!section.hasAttribute('tabindex')) section.setAttribute('tabindex', '-1');
-  section.focus({ preventScroll: true });
+  focusRegion(section);
   window.history.replaceState(window.history.state, '', `#${id}`);
 }
 

@@ -4,6 +4,17 @@ const FOCUSABLE =
 
 const visible = (el: HTMLElement) => el.getClientRects().length > 0;
 
+/**
+ * Puts the keyboard in a part of the page that is not a control (a page's heading after a route
+ * change, a landing section a link scrolled to), so a screen reader reads it and the next Tab starts
+ * there. It shows no focus ring (index.css: `[data-focus-region]`): there is nothing to operate.
+ */
+export function focusRegion(el: HTMLElement): void {
+  if (!el.hasAttribute('tabindex')) el.tabIndex = -1;
+  el.dataset.focusRegion = '';
+  el.focus({ preventScroll: true });
+}
+
 /** The element's ancestors, nearest first: kept while it is in the page, to be read after it is gone. */
 export function ancestorsOf(el: HTMLElement): HTMLElement[] {
   const out: HTMLElement[] = [];

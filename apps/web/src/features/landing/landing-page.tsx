@@ -155,7 +155,7 @@ export default function LandingPage() {
         </dl>
       </section>
 
-      <section id="features" className="outline-none px-4 py-16 sm:py-20">
+      <section id="features" className="px-4 py-16 sm:py-20">
         <div className="mx-auto max-w-7xl">
           <h2 className="text-center text-3xl font-bold">Everything you need to tame your links</h2>
           <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
@@ -192,13 +192,13 @@ export default function LandingPage() {
         </div>
       </section>
 
-      <section id="pricing" className="outline-none px-4 py-16 sm:py-20">
+      <section id="pricing" className="px-4 py-16 sm:py-20">
         <h2 className="text-center text-3xl font-bold">Simple pricing</h2>
         <p className="mt-2 text-center text-slate-600 dark:text-slate-400">Start free, upgrade when you need more.</p>
         <PlanCards />
       </section>
 
-      <section id="extensions" className="outline-none bg-slate-50 px-4 py-16 sm:py-20 dark:bg-slate-900">
+      <section id="extensions" className="bg-slate-50 px-4 py-16 sm:py-20 dark:bg-slate-900">
         <div className="mx-auto max-w-4xl text-center">
           <h2 className="text-3xl font-bold">Save from anywhere</h2>
           <p className="mt-2 text-slate-600 dark:text-slate-400">
