@@ -58,6 +58,34 @@ describe.skipIf(!corpus)('what a page says about itself', () => {
     expect(pagePriors({ url: null }, [])).toEqual([]);
   });
 
+  it("reads the publisher's section from the address where the page declares none", () => {
+    expect(pagePriors({ url: 'https://www.cnet.com/tech/mobile/pebble-2-announced/' }, [])).toEqual([
+      { category: 'Technology', strength: 'moderate', why: 'address section /tech/' },
+    ]);
+    // A candidate category's name (a default's, or one of the user's); `us-news` is a synonym as a whole segment.
+    expect(
+      pagePriors({ url: 'https://www.latimes.com/business/technology/la-fi-tn-story.html' }, [
+        'Business',
+        'Technology',
+      ]),
+    ).toEqual([{ category: 'Business', strength: 'moderate', why: 'address section /business/' }]);
+    expect(pagePriors({ url: 'https://example.com/woodworking/chairs/a-stool' }, ['Woodworking'])).toEqual([
+      { category: 'Woodworking', strength: 'moderate', why: 'address section /woodworking/' },
+    ]);
+    expect(pagePriors({ url: 'https://www.nbcnews.com/news/us-news/no-charges-n1252739' }, [])).toEqual([
+      { category: 'News', strength: 'moderate', why: 'address section /us-news/' },
+    ]);
+    // A site's news area holds every topic; the page's own slug and a slug that starts with a
+    // section's name say nothing; the declared section wins over the address.
+    expect(pagePriors({ url: 'https://www.yahoo.com/news/celebrity-throws-fans-133800208.html' }, [])).toEqual([]);
+    expect(pagePriors({ url: 'https://example.com/design' }, [])).toEqual([]);
+    expect(pagePriors({ url: 'https://www.bbc.com/news/business-40504764' }, [])).toEqual([]);
+    expect(pagePriors({ url: 'https://example.com/tech/a-story', section: 'Business' }, ['Business'])).toEqual([
+      { category: 'Business', strength: 'moderate', why: 'section Business' },
+    ]);
+    expect(pagePriors({ url: 'https://example.com/%E0%A4%A/a-story' }, [])).toEqual([]);
+  });
+
   it('reads a page listing a thing for sale or rent as Other, a review or an article about it not', () => {
     // A used-car listing declares Car and og:type product (a held-out corpus page).
     expect(pagePriors(factsOf('teslahunt'), [])).toEqual([

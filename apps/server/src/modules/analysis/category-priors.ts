@@ -148,6 +148,47 @@ const SECTION_SYNONYMS: Readonly<Record<string, DefaultCategory>> = {
   'how-to': 'Tutorials',
 };
 
+/**
+ * Segments of an address that name no section: a site's news area holds every topic (bbc.com/news/…,
+ * yahoo.com/news/… carries celebrity gossip), and the rest are a site's furniture, not a topic.
+ */
+const NOT_A_PATH_SECTION: ReadonlySet<string> = new Set(['news', 'other', 'article', 'articles', 'story', 'blog']);
+
+/**
+ * The section a publisher files a page under in its address (`/business/…`, `/tech/mobile/…`): the
+ * first two path segments, before the page's own slug. A segment counts only when it is a category's
+ * name or a section synonym as a whole word (`us-news`), never a slug that merely starts with one.
+ */
+function pathSections(url: string | null): string[] {
+  if (!url) return [];
+  let segments: string[];
+  try {
+    segments = new URL(url).pathname.split('/').filter(Boolean);
+  } catch {
+    return [];
+  }
+  // The last segment is the page itself (its slug or id), unless the address ends with a slash.
+  if (!url.endsWith('/')) segments = segments.slice(0, -1);
+  return segments.slice(0, 2).flatMap((segment) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(segment);
+    } catch {
+      return [];
+    }
+    text = text
+      .toLocaleLowerCase('en-US')
+      .replace(/[-_+]+/g, ' ')
+      .trim();
+    return text && !NOT_A_PATH_SECTION.has(text) ? [text] : [];
+  });
+}
+
+/** A section name as a category: one of `categories` by name, else a synonym's. */
+function sectionCategory(section: string, categories: readonly string[]): string | undefined {
+  return categories.find((c) => c.toLocaleLowerCase('en-US') === section) ?? SECTION_SYNONYMS[section];
+}
+
 /** One prior: the category a page's self-description points to, how strongly, and why. */
 export interface Prior {
   /** A default category, one of the user's, or `Other` for a page that lists a thing for sale or rent. */
@@ -187,9 +228,17 @@ export function pagePriors(
   const site = hosts(facts.url).find((h) => SITE_PRIORS[h]);
   if (site) found.push({ category: SITE_PRIORS[site]!, strength: 'strong', why: `site ${site}` });
   const section = facts.section?.toLocaleLowerCase('en-US').replace(/&amp;/g, '&').trim();
-  if (section) {
-    const named = categories.find((c) => c.toLocaleLowerCase('en-US') === section) ?? SECTION_SYNONYMS[section];
-    if (named) found.push({ category: named, strength: 'moderate', why: `section ${facts.section}` });
+  const named = section ? sectionCategory(section, categories) : undefined;
+  if (named) found.push({ category: named, strength: 'moderate', why: `section ${facts.section}` });
+  // The address's section only where the page declares none of its own (the declared one is the publisher's word).
+  if (!named) {
+    for (const segment of pathSections(facts.url)) {
+      const category = sectionCategory(segment, categories);
+      if (category) {
+        found.push({ category, strength: 'moderate', why: `address section /${segment.replace(/ /g, '-')}/` });
+        break;
+      }
+    }
   }
   const types = facts.schemaTypes ?? [];
   const listing =
