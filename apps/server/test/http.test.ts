@@ -128,6 +128,23 @@ describe('rate limits on sign-in', () => {
     expect(statuses).toEqual([401, 401, 201, 429]);
   });
 
+  it('counts the addresses of one IPv6 /64 as one client', async () => {
+    const statuses = [];
+    for (let i = 1; i <= 5; i++) {
+      const response = await raw(server, 'POST', '/api/auth/login', {
+        body: JSON.stringify({ email: `u${i}@b.co`, password: 'whatever' }),
+        headers: { 'x-forwarded-for': `2001:db8:1:2::${100 + i}` },
+      });
+      statuses.push(response.status);
+    }
+    // Another /64 is another client.
+    const other = await raw(server, 'POST', '/api/auth/login', {
+      body: JSON.stringify({ email: 'u9@b.co', password: 'whatever' }),
+      headers: { 'x-forwarded-for': '2001:db8:1:3::1' },
+    });
+    expect([...statuses, other.status]).toEqual([401, 401, 401, 429, 429, 401]);
+  });
+
   it('counts the address the proxy saw, not what a client wrote into X-Forwarded-For before it', async () => {
     // A proxy that appends (nginx's $proxy_add_x_forwarded_for): the client's own entries come first.
     const statuses = [];

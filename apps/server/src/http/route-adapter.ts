@@ -2,6 +2,7 @@ import type { RouteDef, RouteOutput } from '@linkwise/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Actor } from '../platform/actor.js';
+import { addressKey } from './connection-limits.js';
 import { checkRequestText } from './text-hygiene.js';
 
 type Parsed<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer S extends z.ZodType }
@@ -67,8 +68,9 @@ export function makeRouter(app: FastifyInstance, authenticate: (request: Fastify
               max: options.rateLimitPerMinute,
               timeWindow: 60_000,
               hook: 'preHandler',
+              // Signed out, an address counts as the connection cap counts it: an IPv6 /64 is one client.
               keyGenerator: (req: FastifyRequest) =>
-                `${options.rateLimitGroup ?? route.path}:${req.actor?.userId ?? req.ip}`,
+                `${options.rateLimitGroup ?? route.path}:${req.actor?.userId ?? addressKey(req.ip)}`,
             },
           }
         : { rateLimit: false },
