@@ -71,5 +71,7 @@ describe('titles from the URL for pages that are not HTML', () => {
     ['https://www.example.org/img/sunset_over_sea.JPG', 'Sunset over sea (example.org)'],
     ['https://example.net/', 'example.net'],
     ['https://example.net/notes/r%C3%A9sum%C3%A9.txt', 'Résumé (example.net)'],
+    ['https://example.net/report-100%.pdf', 'Report 100% (example.net)'],
+    ['https://example.net/a%E0%A4%A.txt', 'A%E0%A4%A (example.net)'],
   ])('%s → %s', (url, title) => expect(titleFromUrl(url)).toBe(title));
 });

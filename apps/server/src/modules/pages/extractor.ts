@@ -30,7 +30,15 @@ export interface PageFacts {
 /** A readable title from the URL alone: the last path segment (PDF, image, plain text) or the host. */
 export function titleFromUrl(input: string): string {
   const url = new URL(input);
-  const segment = decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? '')
+  const raw = url.pathname.split('/').filter(Boolean).at(-1) ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A stray `%` (report-100%.pdf) is kept as written: the URL parser lets it through.
+    decoded = raw;
+  }
+  const segment = decoded
     .replace(/\.[a-z0-9]{1,5}$/i, '')
     .replace(/[-_+]+/g, ' ')
     .trim();
