@@ -406,6 +406,35 @@ describe.each(engines())('imports on %s', (engine) => {
     }
   });
 
+  it("holds a Linkwise export's analysis fields to what the analysis writes (a hand-edited file)", async () => {
+    const { api, token } = await server.signUp('analysis-fields');
+    const link = (n: number, aiDescription: string, favicon: string) => ({
+      id: `0190f5a0-0000-7000-8000-0000000000b${n}`,
+      url: `https://fields.example.com/${n}`,
+      aiDescription,
+      favicon,
+      analysisStatus: 'done',
+    });
+    const file = JSON.stringify({
+      format: 'linkwise',
+      version: 1,
+      links: [
+        link(1, 'x'.repeat(200_000), `data:image/png;base64,${'A'.repeat(100_000)}`),
+        link(2, 'A fine summary.', 'https://fields.example.com/favicon.ico'),
+        link(3, '   ', 'javascript:alert(1)'),
+      ],
+    });
+    expect(await importFile(server.url, token, file)).toMatchObject({ status: 'done', created: 3, errors: [] });
+    const links = byUrl(await allLinks(api));
+    expect(links.get('https://fields.example.com/1')).toMatchObject({ favicon: null });
+    expect(links.get('https://fields.example.com/1')!.aiDescription).toHaveLength(5000);
+    expect(links.get('https://fields.example.com/2')).toMatchObject({
+      aiDescription: 'A fine summary.',
+      favicon: 'https://fields.example.com/favicon.ico',
+    });
+    expect(links.get('https://fields.example.com/3')).toMatchObject({ aiDescription: null, favicon: null });
+  });
+
   it('reads a bookmarks file in the legacy charset it declares, and one that declares it but is UTF-8', async () => {
     const { api, token } = await server.signUp('charsets');
     const file = (title: string) =>
@@ -605,9 +634,57 @@ describe.each(engines())('imports on %s', (engine) => {
         kind: 'partial',
         url: 'https://ids.example.com/a',
         reason:
-          "Imported without its 1 saved credential(s): they are sealed to the link's id, which another link on this server already has (delete that link, then import again)",
+          "Imported without its 1 saved credential(s): they are sealed to the link's id, which another link already has (delete that link, then import again)",
       },
     ]);
+  });
+
+  it('never sets up the vault from a file an API token sends (PUT /api/vault refuses tokens too)', async () => {
+    const { api, token } = await server.signUp('token-vault');
+    const material = {
+      version: 1 as const,
+      kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
+      salt: Buffer.alloc(16, 1).toString('base64'),
+      iv: Buffer.alloc(12, 2).toString('base64'),
+      wrappedKey: Buffer.alloc(48, 5).toString('base64'),
+    };
+    const link = (id: string, url: string) => ({
+      id,
+      url,
+      credentials: [{ id: 'c1', iv: 'aXY=', ciphertext: 'Y2lwaGVy', v: 1 }],
+    });
+    const file = (links: object[]) => JSON.stringify({ format: 'linkwise', version: 1, vault: material, links });
+    const { token: apiToken } = await api.createApiToken({ body: { name: 'Script', scope: 'write' } });
+    const byToken = await importFile(
+      server.url,
+      apiToken,
+      file([link('0190f5a0-0000-7000-8000-00000000aa01', 'https://token.example.com/a')]),
+    );
+    expect(byToken).toMatchObject({ status: 'done', created: 1 });
+    expect(byToken.errors.map((e) => e.reason)).toEqual([
+      'Imported without its 1 saved credential(s): an API token cannot set up the vault (import the file from the web app to keep them)',
+    ]);
+    expect((await raw(server, 'GET', '/api/vault', { token })).json()).toMatchObject({ data: null });
+    expect((await allLinks(api))[0]!.credentials).toEqual([]);
+
+    // The same file from the web app's session sets the vault up, and its credentials come with it.
+    const bySession = await importFile(
+      server.url,
+      token,
+      file([link('0190f5a0-0000-7000-8000-00000000aa02', 'https://token.example.com/b')]),
+    );
+    expect(bySession).toMatchObject({ status: 'done', created: 1, errors: [] });
+    expect((await raw(server, 'GET', '/api/vault', { token })).json()).toMatchObject({
+      data: { wrappedKey: material.wrappedKey },
+    });
+    // Once the account holds that key, a token's import of credentials sealed with it keeps them.
+    const again = await importFile(
+      server.url,
+      apiToken,
+      file([link('0190f5a0-0000-7000-8000-00000000aa03', 'https://token.example.com/c')]),
+    );
+    expect(again).toMatchObject({ status: 'done', created: 1, errors: [] });
+    expect(byUrl(await allLinks(api)).get('https://token.example.com/c')!.credentials).toHaveLength(1);
   });
 
   it('exports Netscape HTML that imports back, and CSV safe for spreadsheets', async () => {

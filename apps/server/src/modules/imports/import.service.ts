@@ -57,6 +57,12 @@ export const unsupportedFormat = () =>
     'This file is not a bookmark export Linkwise can read. Choose a browser bookmarks HTML file, an export from Pocket, Raindrop, Instapaper, Omnivore, Linkwarden, Karakeep or Linkwise, a CSV file with a url column, or a text file of addresses, one per line.',
   );
 
+/**
+ * What became of a Linkwise export's vault key material: none in the file, the account's own key
+ * (credentials kept), another key, or not set up because an API token sent the file.
+ */
+type VaultAdoption = 'none' | 'kept' | 'other-key' | 'token';
+
 /** An upload larger than the route's cap: the file stream stops there. */
 export class UploadTooLarge extends Error {}
 
@@ -119,7 +125,12 @@ export class ImportService {
         format,
         file_name: storableText(Array.from(upload.fileName).slice(0, 255).join('')) || 'upload',
         file_bytes: size,
-        options: JSON.stringify({ categoryFrom: options.categoryFrom, duplicates: options.duplicates }),
+        // An API token may not set up the vault (PUT /api/vault refuses it): nor may its import.
+        options: JSON.stringify({
+          categoryFrom: options.categoryFrom,
+          duplicates: options.duplicates,
+          mayCreateVault: actor.tokenKind !== 'api',
+        }),
         job_id: null,
         total: null,
         message: null,
@@ -220,7 +231,8 @@ export class ImportService {
   }
 
   private async view(row: ImportRow, withIssues: boolean): Promise<Import> {
-    const options = JSON.parse(row.options) as Import['options'];
+    const { categoryFrom, duplicates } = JSON.parse(row.options) as Import['options'];
+    const options = { categoryFrom, duplicates };
     return {
       id: row.id,
       status: row.status,
@@ -288,7 +300,7 @@ export class ImportService {
       return;
     }
     await imports.setStatus(importId, 'running');
-    const options = JSON.parse(row.options) as Import['options'];
+    const options = JSON.parse(row.options) as Import['options'] & { mayCreateVault?: boolean };
     const format = row.format as ImportFormat;
     const subscription = await this.deps.subscriptions.find(userId);
     const limit = this.deps.billing.linkLimitOf({ subscription });
@@ -300,24 +312,25 @@ export class ImportService {
         await imports.setTotal(importId, total);
       }
       await ctx.progress({ done: row.processed, total });
-      let keepCredentials = false;
+      let vault: VaultAdoption = 'none';
       let index = 0;
       let batch: { index: number; record: ImportRecord }[] = [];
       for await (const item of readImportFile(file, format)) {
         if ('vault' in item) {
-          keepCredentials = await this.adoptVault(userId, item.vault);
+          // Imports queued before the flag existed came from the web app or the extension.
+          vault = await this.adoptVault(userId, item.vault, options.mayCreateVault ?? true);
           continue;
         }
         if (index >= row.processed) batch.push({ index, record: item.record });
         index += 1;
         if (batch.length >= IMPORT_BATCH) {
-          await this.commit(importId, userId, limit, options, keepCredentials, batch);
+          await this.commit(importId, userId, limit, options, vault, batch);
           batch = [];
           await ctx.progress({ done: index, total });
           if (await this.stopped(userId, importId, ctx)) return;
         }
       }
-      await this.commit(importId, userId, limit, options, keepCredentials, batch);
+      await this.commit(importId, userId, limit, options, vault, batch);
       await imports.setStatus(importId, 'done', { finished_at: clock.now(), total: index });
       await ctx.progress({ done: index, total: index });
       await rm(file, { force: true });
@@ -355,11 +368,16 @@ export class ImportService {
    * A Linkwise export's credentials are sealed with its vault key: kept when the account holds the
    * same key, or has no vault yet (the exported key material is restored with them).
    */
-  private async adoptVault(userId: string, material: VaultKeyMaterial | null): Promise<boolean> {
-    if (!material) return false;
+  private async adoptVault(
+    userId: string,
+    material: VaultKeyMaterial | null,
+    mayCreate: boolean,
+  ): Promise<VaultAdoption> {
+    if (!material) return 'none';
     const current = await this.deps.vaults.find(userId);
-    if (current) return current.material.wrappedKey === material.wrappedKey;
-    return this.deps.vaults.save(userId, material, null, this.deps.clock.now());
+    if (current) return current.material.wrappedKey === material.wrappedKey ? 'kept' : 'other-key';
+    if (!mayCreate) return 'token';
+    return (await this.deps.vaults.save(userId, material, null, this.deps.clock.now())) ? 'kept' : 'other-key';
   }
 
   private async commit(
@@ -367,7 +385,7 @@ export class ImportService {
     userId: string,
     limit: number | null,
     options: Import['options'],
-    keepCredentials: boolean,
+    vault: VaultAdoption,
     batch: { index: number; record: ImportRecord }[],
   ): Promise<void> {
     if (batch.length === 0) return;
@@ -394,7 +412,7 @@ export class ImportService {
       userId,
       limit,
       duplicates: options.duplicates,
-      keepCredentials,
+      keepCredentials: vault === 'kept',
       links: links.map((l) => l.link),
       ownEarlier: (tx, linkIds) => this.deps.imports.with(tx).ownLinks(importId, linkIds),
       alsoInTransaction: async (tx, outcomes) => {
@@ -416,8 +434,10 @@ export class ImportService {
                   url,
                   reason:
                     outcome.droppedFor === 'id'
-                      ? `Imported without its ${outcome.credentialsDropped} saved credential(s): they are sealed to the link's id, which another link on this server already has (delete that link, then import again)`
-                      : `Imported without its ${outcome.credentialsDropped} saved credential(s): they were sealed with another vault's key`,
+                      ? `Imported without its ${outcome.credentialsDropped} saved credential(s): they are sealed to the link's id, which another link already has (delete that link, then import again)`
+                      : vault === 'token'
+                        ? `Imported without its ${outcome.credentialsDropped} saved credential(s): an API token cannot set up the vault (import the file from the web app to keep them)`
+                        : `Imported without its ${outcome.credentialsDropped} saved credential(s): they were sealed with another vault's key`,
                 });
               }
               break;

@@ -53,6 +53,25 @@ function storableRecord(record: ImportRecord): ImportRecord {
   };
 }
 
+/**
+ * The analysis's own fields from a Linkwise export, held to what the analysis writes: a summary no
+ * longer than a description, an icon's web address. Anything else (a hand-edited file) is the
+ * analysis's to write again, so it is cut or dropped rather than carried into every list and export.
+ */
+function aiDescription(text: string | null): string | null {
+  return text === null ? null : clip(text.trim(), Limits.descriptionMax) || null;
+}
+
+function faviconUrl(url: string | null): string | null {
+  if (url === null || url.length > Limits.urlMax) return null;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Why a URL cannot be saved, in the user's words; null when it can. */
 export function urlProblem(url: string): string | null {
   if (!url) return 'No address';
@@ -158,13 +177,13 @@ export function mapRecord(source: ImportRecord, categoryFrom: CategoryFrom, now:
       key,
       title,
       description,
-      aiDescription: record.linkwise?.aiDescription ?? null,
+      aiDescription: aiDescription(record.linkwise?.aiDescription ?? null),
       category,
       tags: fitting,
       notes,
       isRead: record.isRead,
       isReadLater: record.isReadLater,
-      favicon: record.linkwise?.favicon ?? null,
+      favicon: faviconUrl(record.linkwise?.favicon ?? null),
       analysisStatus: record.linkwise?.analysisStatus ?? 'pending',
       createdAt,
       updatedAt,
