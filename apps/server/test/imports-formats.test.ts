@@ -9,6 +9,7 @@ import { mapRecord } from '../src/modules/imports/mapping.js';
 import { zip } from './import-helpers.js';
 import { parseLinkwarden } from '../src/modules/imports/formats/json.js';
 import { readImportFile } from '../src/modules/imports/formats/read.js';
+import { zipEntries } from '../src/modules/imports/formats/zip.js';
 import {
   blankRecord,
   ImportFileError,
@@ -81,6 +82,50 @@ describe('Omnivore exports', () => {
     const { records, error } = await collect(readImportFile(file, 'omnivore'));
     expect(error).toBeNull();
     expect(records[0]!.extras).toEqual([['Highlights', `> ${highlight}`]]);
+  });
+
+  it('holds highlights within a budget, says which links lost theirs, and reads none for a count or a preview', async () => {
+    // 5,000 highlights of 10,000 characters fill the 50 million; the link's own comes after them.
+    const archive = await zip({
+      'metadata_0_to_1.json': JSON.stringify([
+        { id: 'a', slug: 'late', title: 'Late', url: 'https://example.com/late', state: 'Succeeded', labels: [] },
+        { id: 'b', slug: 'filler-7', title: 'Early', url: 'https://example.com/early', state: 'Succeeded', labels: [] },
+      ]),
+      ...Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`highlights/filler-${i}.md`, 'a'.repeat(10_000)])),
+      'highlights/late.md': '> Read me',
+    });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'linkwise-omnivore-')), 'export.zip');
+    writeFileSync(file, archive);
+    const { records, error } = await collect(readImportFile(file, 'omnivore'));
+    expect(error).toBeNull();
+    expect(records.map((r) => [r.url, r.notice ?? null, r.extras.length])).toEqual([
+      [
+        'https://example.com/late',
+        'Imported without its highlights: the archive holds more than 50 million characters of them',
+        0,
+      ],
+      ['https://example.com/early', null, 1],
+    ]);
+    const quick = await collect(readImportFile(file, 'omnivore', { highlights: false }));
+    expect(quick.records.map((r) => [r.url, r.notice ?? null, r.extras])).toEqual([
+      ['https://example.com/late', null, []],
+      ['https://example.com/early', null, []],
+    ]);
+  });
+});
+
+describe('ZIP archives', () => {
+  it('refuses one holding more files than any export', async () => {
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}.csv`, '']));
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'linkwise-zip-')), 'many.zip');
+    writeFileSync(file, await zip(many));
+    const names: string[] = [];
+    const error = await (async () => {
+      for await (const entry of zipEntries(file, () => false, 10)) names.push(entry.name);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect((error as Error).message).toBe('The ZIP file holds more than 10 files: no export is that large.');
+    expect(names).toHaveLength(10);
   });
 });
 

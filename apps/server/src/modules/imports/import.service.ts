@@ -166,7 +166,7 @@ export class ImportService {
       // Each row's duplicate key (null for a row the import skips), looked up together after the loop.
       const keys: (string | null)[] = [];
       try {
-        for await (const item of readImportFile(file, format)) {
+        for await (const item of readImportFile(file, format, { highlights: false })) {
           if (!('record' in item)) continue;
           if (item.record.folders.length > 0) hasFolders = true;
           const mapped = mapRecord(item.record, options.categoryFrom, now);
@@ -308,7 +308,7 @@ export class ImportService {
       let total = row.total;
       if (total === null) {
         total = 0;
-        for await (const item of readImportFile(file, format)) if ('record' in item) total += 1;
+        for await (const item of readImportFile(file, format, { highlights: false })) if ('record' in item) total += 1;
         await imports.setTotal(importId, total);
       }
       await ctx.progress({ done: row.processed, total });

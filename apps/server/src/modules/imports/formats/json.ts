@@ -117,7 +117,11 @@ function linkwardenRecord(value: unknown, collections: Map<string, Collection>, 
 }
 
 /** Omnivore's `metadata_*.json`: `[{title, url, description, author, labels, state, savedAt, …}]`. */
-export function omnivoreRecord(value: unknown, highlights: Map<string, string>): ImportRecord {
+export function omnivoreRecord(
+  value: unknown,
+  highlights: Map<string, string>,
+  highlightsLeftOut: ReadonlySet<string> = new Set(),
+): ImportRecord {
   const m = obj(value);
   const record = blankRecord(str(m.url));
   record.title = str(m.title);
@@ -135,6 +139,9 @@ export function omnivoreRecord(value: unknown, highlights: Map<string, string>):
   if (str(m.publishedAt)) record.extras.push(['Published', str(m.publishedAt)]);
   const highlight = highlights.get(str(m.slug)) ?? highlights.get(str(m.id));
   if (highlight) record.extras.push(['Highlights', highlight]);
+  else if (highlightsLeftOut.has(str(m.slug)) || highlightsLeftOut.has(str(m.id))) {
+    record.notice = 'Imported without its highlights: the archive holds more than 50 million characters of them';
+  }
   return record;
 }
 

@@ -12,6 +12,9 @@ import { entryChunks, zipEntries, zipNames } from './zip.js';
 const HEAD_BYTES = 64 * 1024;
 const MAX_HIGHLIGHT_CHARS = 10_000;
 
+/** Omnivore's highlights are held in memory until their links are read: at most this much in all. */
+const MAX_HIGHLIGHTS_TOTAL_CHARS = 50_000_000;
+
 async function head(file: string): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
@@ -87,7 +90,15 @@ async function* decodedAs(chunks: AsyncIterable<Buffer>, encoding: string): Asyn
 }
 
 /** Every item of a stored file of a known format, in file order (the same order on every read: resuming relies on it). */
-export async function* readImportFile(file: string, format: ImportFormat): AsyncGenerator<ParsedItem> {
+/**
+ * `highlights: false` reads Omnivore's links without their highlights (kept in separate files):
+ * what counting the links or a preview needs, without reading every highlight first.
+ */
+export async function* readImportFile(
+  file: string,
+  format: ImportFormat,
+  { highlights: withHighlights = true }: { highlights?: boolean } = {},
+): AsyncGenerator<ParsedItem> {
   const start = await head(file);
   const zipped = isZip(start);
   switch (format) {
@@ -137,20 +148,29 @@ export async function* readImportFile(file: string, format: ImportFormat): Async
         return;
       }
       const highlights = new Map<string, string>();
-      for await (const entry of zipEntries(file, omnivoreHighlight)) {
+      // Highlights past the budget are left out, and the links they belong to say so.
+      const left = new Set<string>();
+      let held = 0;
+      for await (const entry of zipEntries(file, (name) => withHighlights && omnivoreHighlight(name))) {
         if (!entry.stream) continue;
+        const slug = entry.name.replace(/^.*\//, '').replace(/\.md$/i, '');
+        if (held >= MAX_HIGHLIGHTS_TOTAL_CHARS) {
+          left.add(slug);
+          continue;
+        }
         let text = '';
         // Decoded as one stream: a character split between two chunks stays whole.
         for await (const chunk of utf8Chunks(entryChunks(entry.stream))) {
           if (text.length < MAX_HIGHLIGHT_CHARS) text += chunk;
         }
-        const slug = entry.name.replace(/^.*\//, '').replace(/\.md$/i, '');
-        if (text.trim()) highlights.set(slug, text.trim().slice(0, MAX_HIGHLIGHT_CHARS));
+        text = text.trim().slice(0, MAX_HIGHLIGHT_CHARS);
+        held += text.length;
+        if (text) highlights.set(slug, text);
       }
       for await (const entry of zipEntries(file, omnivoreMetadata)) {
         if (!entry.stream) continue;
         for await (const { value } of pickJson(entryChunks(entry.stream), (p) => p.length === 1)) {
-          yield { record: omnivoreRecord(value, highlights) };
+          yield { record: omnivoreRecord(value, highlights, left) };
         }
       }
       return;

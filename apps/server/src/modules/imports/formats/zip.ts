@@ -5,6 +5,12 @@ import { ImportFileError } from './record.js';
 /** More uncompressed bytes than this in one archive is a ZIP bomb, not an export. */
 const MAX_UNZIPPED_BYTES = 4 * 1024 ** 3;
 
+/**
+ * More files than this in one archive is no export either (Omnivore's holds about three a link:
+ * 100,000 links fit), and listing them costs the server time on every pass over the archive.
+ */
+const MAX_ZIP_ENTRIES = 400_000;
+
 function open(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (error, zip) => {
@@ -28,11 +34,18 @@ export async function zipNames(file: string): Promise<string[]> {
 export async function* zipEntries(
   file: string,
   read: (name: string) => boolean,
+  maxEntries = MAX_ZIP_ENTRIES,
 ): AsyncGenerator<{ name: string; stream: Readable | null }> {
   const zip = await open(file);
   let unzipped = 0;
+  let entries = 0;
   try {
     for (;;) {
+      if (++entries > maxEntries) {
+        throw new ImportFileError(
+          `The ZIP file holds more than ${maxEntries.toLocaleString('en-US')} files: no export is that large.`,
+        );
+      }
       const entry = await new Promise<yauzl.Entry | null>((resolve, reject) => {
         const onEntry = (e: yauzl.Entry) => done(resolve, e);
         const onEnd = () => done(resolve, null);
