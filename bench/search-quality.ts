@@ -167,6 +167,7 @@ async function runEngine(engine: Engine, embedder: Embedder, queries: Query[], p
       BILLING: 'simulated',
       FREE_LINK_LIMIT: '1000',
       JOBS_ENABLED: 'false',
+      RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',
       ...(pg && { DATABASE_URL: pg.url }),
     });
     const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, poolSize: 4 });

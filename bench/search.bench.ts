@@ -298,6 +298,8 @@ async function runEngine(engine: Engine): Promise<{ rows: Row[]; notes: string[]
       MODELS_DIR: BENCH_MODELS_DIR,
       MODEL_DOWNLOAD: 'false',
       LOG_LEVEL: 'silent',
+      // One user searches as fast as the load generator can: the per-account limit would answer 429.
+      RATE_LIMIT_SEARCH_PER_MINUTE: '1000000',
       BILLING: 'simulated',
       SEARCH_VECTOR_CACHE_MB: '1024',
       // No background jobs: most seeded links have no vector, and re-embedding them (reembed-links)

@@ -626,7 +626,7 @@ export async function buildApp({
     linkAnalysisRoutes(route, linkAnalysis, linkService);
     libraryRoutes(route, library);
     vaultRoutes(route, new VaultService({ vaults: new VaultRepository(db), links, clock }));
-    searchRoutes(route, searchService, (actor) => library.countSearch(actor));
+    searchRoutes(route, searchService, config.RATE_LIMIT_SEARCH_PER_MINUTE, (actor) => library.countSearch(actor));
     billingRoutes(route, billing);
     await importRoutes(app, route, {
       imports: importService,

@@ -197,6 +197,7 @@ export const ConfigSchema = z
     OPERATOR_NAME: z.string().min(1).default('Linkwise'),
     TRUST_PROXY: trustProxy.default(false),
     RATE_LIMIT_AUTH_PER_MINUTE: whole(1, 1_000_000, 'requests').default(10),
+    RATE_LIMIT_SEARCH_PER_MINUTE: whole(1, 1_000_000, 'requests').default(300),
     // A request's headers and body must arrive within this; a client that never finishes is cut off (408).
     REQUEST_TIMEOUT_SECONDS: z.coerce
       .number({ error: 'must be a whole number of seconds between 1 and 3600' })

@@ -83,6 +83,7 @@ export async function startServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+      RATE_LIMIT_SEARCH_PER_MINUTE: '100000',
       // Suites that test background analysis turn the job worker on; others must not fetch their URLs.
       JOBS_ENABLED: 'false',
       // No test reaches for the public hub; suites of the offline model point MODELS_DIR at it.

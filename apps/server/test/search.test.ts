@@ -323,6 +323,22 @@ describe.each(engines())('GET /api/search on %s', (engine) => {
     });
   });
 
+  it('limits searches per account, not per server (each embeds its query on the shared model thread)', async () => {
+    const limited = await startServer(engine, { RATE_LIMIT_SEARCH_PER_MINUTE: '3' });
+    try {
+      const alice = await limited.signUp('searcher');
+      const bob = await limited.signUp('neighbour');
+      const search = (token: string) => raw(limited, 'GET', '/api/search?query=tulips', { token });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await search(alice.token)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect((await search(alice.token)).json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect((await search(bob.token)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('the links list search uses the same engine (stemming, prefix)', async () => {
     const { api } = await server.signUp('list');
     await seed(server, api, [
