@@ -1,4 +1,6 @@
 import type { ApiClient, Link } from '@linkwise/contract';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, raw, seed, startServer, upgrade, type TestServer } from './harness.js';
 import { finished, fixture, importFile, netscapeFile, upload, zip } from './import-helpers.js';
@@ -834,5 +836,40 @@ describe.each(engines())('imports on the Free plan on %s', (engine) => {
       .executeTakeFirstOrThrow();
     expect(hidden).toEqual({ description: '', updated_at: new Date(links[3]!.updatedAt).getTime() });
     expect((await api.listTags()).data.map((t) => [t.name, t.count])).toEqual([['filled', 1]]);
+  });
+});
+
+describe.each(engines())('imports waiting on %s', (engine) => {
+  let server: TestServer;
+  // No worker runs: every import stays queued, as behind a busy worker.
+  beforeAll(async () => {
+    server = await startServer(engine, { JOBS_ENABLED: 'false', BILLING: 'off' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('takes 3 waiting imports of one account, refuses a 4th until one is cancelled, and keeps no file of it', async () => {
+    const { token } = await server.signUp('queued');
+    const other = await server.signUp('queued-other');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { status, body } = await upload(server.url, token, netscapeFile(2));
+      expect(status).toBe(202);
+      ids.push(String(body.id));
+    }
+    const refused = await upload(server.url, token, netscapeFile(2));
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        code: 'INVALID_STATE',
+        error: '3 of your imports are still waiting or running. Let one finish, or cancel it, then import this file.',
+      },
+    });
+    expect(readdirSync(path.join(server.config.DATA_DIR, 'imports'))).toHaveLength(3);
+    // Another account's imports are its own.
+    expect((await upload(server.url, other.token, netscapeFile(2))).status).toBe(202);
+    expect((await raw(server, 'DELETE', `/api/import/${ids[0]}`, { token })).status).toBe(204);
+    expect((await upload(server.url, token, netscapeFile(2))).status).toBe(202);
   });
 });

@@ -22,7 +22,7 @@ export const importRoutes = {
     status: 202,
     tag: 'import',
     summary:
-      'multipart/form-data: `format`, `categoryFrom`, `duplicates` (before the file, or in the query), then `file`. 400 UNSUPPORTED_FORMAT for a file that is no export Linkwise reads; 413 over IMPORT_MAX_BYTES',
+      'multipart/form-data: `format`, `categoryFrom`, `duplicates` (before the file, or in the query), then `file`. 400 UNSUPPORTED_FORMAT for a file that is no export Linkwise reads; 413 over IMPORT_MAX_BYTES; 409 INVALID_STATE while 3 of the account’s imports wait or run',
     response: ImportAcceptedSchema,
   }),
   previewImport: defineRoute({

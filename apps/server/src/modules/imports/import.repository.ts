@@ -39,6 +39,17 @@ export class ImportRepository {
       .executeTakeFirst();
   }
 
+  /** How many of the user's imports are waiting or running. */
+  async active(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('imports')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   list(userId: string, limit: number): Promise<ImportRow[]> {
     return this.db
       .selectFrom('imports')

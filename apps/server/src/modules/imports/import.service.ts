@@ -57,6 +57,9 @@ export const unsupportedFormat = () =>
     'This file is not a bookmark export Linkwise can read. Choose a browser bookmarks HTML file, an export from Pocket, Raindrop, Instapaper, Omnivore, Linkwarden, Karakeep or Linkwise, a CSV file with a url column, or a text file of addresses, one per line.',
   );
 
+/** Imports one account may have waiting or running at once. */
+const ACTIVE_IMPORTS_MAX = 3;
+
 /**
  * What became of a Linkwise export's vault key material: none in the file, the account's own key
  * (credentials kept), another key, or not set up because an API token sent the file.
@@ -102,6 +105,14 @@ export class ImportService {
   ): Promise<{ id: string; status: 'queued'; format: ImportFormat }> {
     const id = newId();
     const file = await this.store(id, upload.file, upload.truncated);
+    // Each waiting upload holds its file in DATA_DIR until a worker reads it.
+    if ((await this.deps.imports.active(actor.userId)) >= ACTIVE_IMPORTS_MAX) {
+      await rm(file, { force: true });
+      throw new AppError(
+        'INVALID_STATE',
+        `${ACTIVE_IMPORTS_MAX} of your imports are still waiting or running. Let one finish, or cancel it, then import this file.`,
+      );
+    }
     let format: ImportFormat | null;
     try {
       format = options.format === 'auto' ? await detectFormat(file) : options.format;
