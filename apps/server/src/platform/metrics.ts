@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobObserver } from './jobs/job-runner.js';
@@ -110,8 +111,11 @@ export class Metrics implements JobObserver {
       this.latency.observe(labels, reply.elapsedTime / 1000);
       done();
     });
+    // Compared as digests in constant time: how long a refusal takes says nothing of the token.
+    const digest = (text: string) => createHash('sha256').update(text).digest();
+    const expected = token ? digest(`Bearer ${token}`) : undefined;
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      if (token && request.headers.authorization !== `Bearer ${token}`) {
+      if (expected && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) {
         return reply.code(401).send({ error: 'Authentication required', code: 'UNAUTHENTICATED' });
       }
       return reply.type(this.registry.contentType).send(await this.registry.metrics());
