@@ -232,6 +232,17 @@ describe('Netscape bookmark files cut short', () => {
     );
   });
 
+  it('refuses a file that stops inside a tag, which the parser itself drops without a word', async () => {
+    for (const cut of ['<DT><A HRE', '<DT><A HREF="https://example.com/2', '</DL', '<DT><']) {
+      const { records, error } = await collect(parseNetscape(chunksOf([...head, cut].join('\n'), 32)));
+      expect(
+        records.map((r) => r.title),
+        cut,
+      ).toEqual(['One']);
+      expect(error, cut).toBeInstanceOf(ImportFileError);
+    }
+  });
+
   it('reads a file whose lists were left open after a closed bookmark, and a bookmark closed by its list', async () => {
     const open = await collect(parseNetscape(chunksOf(head.join('\n'))));
     expect([open.records.length, open.error]).toEqual([1, null]);

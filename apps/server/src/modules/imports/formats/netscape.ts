@@ -199,10 +199,15 @@ export async function* parseNetscape(chunks: AsyncIterable<Buffer | string>): As
     const keep = all ? 0 : 1;
     while (ready.length > keep) yield { record: ready.shift()! };
   };
+  // The file's last characters: one that stops inside a tag (`<DT><A HRE`) is cut short too, though
+  // the parser drops the half tag without a word.
+  let tail = '';
   for await (const chunk of utf8Chunks(chunks)) {
     parser.write(chunk);
+    tail = (tail + chunk).slice(-4096);
     yield* flush(false);
   }
+  if (tail.lastIndexOf('<') > tail.lastIndexOf('>')) cutShort = true;
   ending = true;
   parser.end();
   if (current) ready.push(current);
