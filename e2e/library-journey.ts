@@ -320,7 +320,10 @@ export function libraryJourneys(ctx: Context): void {
       const focusedText = () => page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""');
       for (let i = 0; i < 4 && (await focusedText()) !== 'Undo'; i++) await page.keyboard.press('Tab');
       assert.equal(await focusedText(), 'Undo');
+      // Held in focus, the toast waits past its time: Undo still undoes (the delete was sent at 6 s).
+      await new Promise((resolve) => setTimeout(resolve, 7_000));
       await page.keyboard.press('Enter');
+      await toast(page, '2 links restored');
       await card(page, titles.delta).waitFor();
       await card(page, titles.gamma).waitFor();
       await new Promise((resolve) => setTimeout(resolve, 6_500));
@@ -334,6 +337,22 @@ export function libraryJourneys(ctx: Context): void {
         () => linkByTitle(titles.delta),
         (l) => l === undefined,
         'the deletion after the undo time',
+      );
+      await page.reload();
+      await page.getByText('Showing 5 of 5 links').waitFor();
+
+      // Leaving the page while Undo is offered still deletes what the user confirmed.
+      await user.client.createLink({ body: { url: `${pages.base}/leaving`, title: 'Leaving soon' } });
+      await page.reload();
+      await page.getByLabel('Select Leaving soon').click();
+      await bar.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog', { name: 'Delete 1 link?' }).getByRole('button', { name: 'Delete' }).click();
+      await card(page, 'Leaving soon').waitFor({ state: 'detached' });
+      await page.reload();
+      await eventually(
+        () => linkByTitle('Leaving soon'),
+        (l) => l === undefined,
+        'the deletion sent as the page went',
       );
       await page.reload();
       await page.getByText('Showing 5 of 5 links').waitFor();

@@ -1,4 +1,4 @@
-import { Limits, parseTags, type BulkRequestInput } from '@linkwise/contract';
+import { Limits, parseTags, routes, type BulkRequestInput } from '@linkwise/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookmarkMinus, BookmarkPlus, Check, Circle, FolderInput, RotateCw, Tag, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/field';
 import { api, errorMessage } from '../../../lib/api';
+import { useAuth } from '../../../lib/auth-store';
 import { hideLinks, invalidateLinks, useBulk } from '../api';
 
 /** How long a deletion waits for Undo before it is sent. */
@@ -60,26 +61,63 @@ export function BulkBar({
     );
   };
 
-  /** Hidden at once; sent after the undo time unless Undo was pressed. */
+  /**
+   * Hidden at once; sent after the undo time, later while the pointer or the keyboard is on the
+   * toast (Undo works for as long as it is offered there), and at once if the page is left first.
+   */
   const deleteWithUndo = () => {
     const chosen = [...ids];
     hideLinks(client, new Set(chosen));
     onClear();
-    let undone = false;
-    const timer = window.setTimeout(() => {
-      if (undone) return;
+    let state: 'offered' | 'undone' | 'sent' = 'offered';
+    const body = { action: 'delete' as const, ids: chosen };
+    // A reload or a closed tab must not cancel a delete the user confirmed: keepalive outlives the page.
+    const onLeave = () => {
+      if (state !== 'offered') return;
+      state = 'sent';
+      const token = useAuth.getState().token;
+      void fetch(routes.bulkLinks.path, {
+        method: 'POST',
+        keepalive: true,
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      });
+    };
+    window.addEventListener('pagehide', onLeave);
+    const send = () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('pagehide', onLeave);
+      if (state !== 'offered') return;
+      state = 'sent';
       api
-        .bulkLinks({ body: { action: 'delete', ids: chosen } })
+        .bulkLinks({ body })
         .catch((error: unknown) => toast.error(errorMessage(error, 'Failed to delete the links')))
         .finally(() => void invalidateLinks(client));
-    }, UNDO_MS);
-    toast(`${plural(chosen.length)} deleted`, {
+    };
+    const marker = `undo-delete-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    // The toast's own timer cannot be trusted to end: the notifications' key pauses it until the
+    // pointer leaves them, which a keyboard user's pointer never does.
+    const due = () => {
+      const shown = document.querySelector(`.${marker}`);
+      if (shown && (shown.matches(':hover') || shown.contains(document.activeElement))) {
+        timer = window.setTimeout(due, 1000);
+        return;
+      }
+      send();
+      toast.dismiss(id);
+    };
+    let timer = window.setTimeout(due, UNDO_MS);
+    const id = toast(`${plural(chosen.length)} deleted`, {
       duration: UNDO_MS,
+      className: marker,
+      onDismiss: send,
       action: {
         label: 'Undo',
         onClick: () => {
-          undone = true;
           window.clearTimeout(timer);
+          window.removeEventListener('pagehide', onLeave);
+          if (state !== 'offered') return;
+          state = 'undone';
           void invalidateLinks(client);
           toast.success(`${plural(chosen.length)} restored`);
         },
