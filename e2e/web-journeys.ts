@@ -588,6 +588,49 @@ export function webJourneys(ctx: Context): void {
       }
     });
 
+    void it('phone width as Pro, with a long tag and category: the card keeps its title; nothing scrolls sideways', async () => {
+      const user = await registerUser(ctx.baseUrl(), 'phone-pro');
+      const long = 'Supercalifragilisticexpialidocious'.repeat(2);
+      await user.client.createLink({
+        body: {
+          url: 'https://phone.example/long',
+          title: 'A card with long labels',
+          category: 'A category with a very long name indeed, longer',
+          tags: [long, 'short'],
+        },
+      });
+      const w = await openPage(ctx.browser(), PHONE);
+      try {
+        const { page } = w;
+        const checkout = await user.client.createCheckout({ body: { plan: 'monthly' } });
+        await page.goto(checkout.url);
+        await page.getByRole('button', { name: /^Pay .+ \(test\)$/ }).click();
+        await page.waitForURL((u) => u.pathname === '/subscription/success');
+        await signInBrowser(page, ctx.baseUrl(), user);
+        await page.goto(`${ctx.baseUrl()}/dashboard`);
+        const shown = card(page, 'A card with long labels');
+        await shown.waitFor();
+        const menu = await page.getByRole('button', { name: /account menu/ }).innerText();
+        assert.ok(menu.includes('Profile') && menu.includes('Pro'), menu);
+        const title = await shown.getByRole('link', { name: 'A card with long labels' }).boundingBox();
+        assert.ok(title && title.width > 100, `the title keeps its room: ${JSON.stringify(title)}`);
+        await noHorizontalScroll(page, PHONE.width);
+        await screenshot(page, 'f-dashboard-phone-pro');
+        await page.getByRole('button', { name: 'Add Link', exact: true }).click();
+        await page.getByRole('dialog', { name: 'Add New Link' }).waitFor();
+        await noHorizontalScroll(page, PHONE.width);
+        await page.keyboard.press('Escape');
+        for (const route of ['/profile', '/import', '/vault', '/pricing']) {
+          await page.goto(`${ctx.baseUrl()}${route}`);
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+          await noHorizontalScroll(page, PHONE.width);
+        }
+        assert.deepEqual(w.errors, []);
+      } finally {
+        await w.close();
+      }
+    });
+
     void it('signed-out checkout: Please sign in to upgrade your plan, then /login and back to /pricing', async () => {
       const w = await openPage(ctx.browser());
       try {

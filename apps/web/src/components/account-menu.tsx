@@ -31,13 +31,13 @@ export default function AccountMenu() {
   return (
     <Menu.Root modal={false}>
       <Menu.Trigger
-        className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium ${location.pathname === '/profile' ? 'bg-brand-50 text-brand-700 dark:bg-brand-600/20 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`}
+        className={`flex shrink-0 items-center gap-1.5 rounded-lg px-2 py-2 text-sm font-medium sm:gap-2 sm:px-3 ${location.pathname === '/profile' ? 'bg-brand-50 text-brand-700 dark:bg-brand-600/20 dark:text-brand-100' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`}
       >
         <UserIcon className="size-4" aria-hidden />
         <span className="hidden max-w-40 truncate sm:inline">{user.username}</span>
         <span className="sm:hidden">Profile</span>
         {pro && (
-          <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800 dark:bg-amber-500/20 dark:text-amber-200">
+          <span className="inline-flex items-center gap-0.5 rounded-full bg-amber-100 px-1.5 py-0.5 text-xs font-semibold sm:gap-1 sm:px-2 text-amber-800 dark:bg-amber-500/20 dark:text-amber-200">
             <Crown className="size-3" aria-hidden />
             Pro
           </span>

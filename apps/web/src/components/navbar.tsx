@@ -8,14 +8,17 @@ import { buttonClass } from './ui/button';
 // The dropdown (Radix menu and its positioning) is only needed once someone is signed in.
 const AccountMenu = lazy(() => import('./account-menu'));
 
-/** `compact`: the name gives way below 360 px (the signed-in bar needs the room), the mark stays. */
+/**
+ * `compact`: on a phone (under 420 px) the name gives way, the mark stays: the signed-in bar needs
+ * the room for Dashboard, Profile and the Pro badge.
+ */
 export function Logo({ compact = false }: { compact?: boolean }) {
   return (
     <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900 dark:text-white">
       <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand-600 text-white">
         <Link2 className="size-5" aria-hidden />
       </span>
-      <span className={compact ? 'max-[359px]:sr-only' : undefined}>Linkwise</span>
+      <span className={compact ? 'max-[419px]:sr-only' : undefined}>Linkwise</span>
     </Link>
   );
 }

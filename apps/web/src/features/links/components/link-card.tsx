@@ -126,7 +126,11 @@ export function LinkCard({ link, onEdit, index, selected = false, onSelect, onTa
           </p>
         </div>
         {link.category && (
-          <span className="shrink-0 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 dark:bg-brand-600/20 dark:text-brand-100">
+          // A long category is cut (whole on hover): it must never take the title's room.
+          <span
+            title={link.category}
+            className="max-w-[40%] shrink-0 truncate rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 dark:bg-brand-600/20 dark:text-brand-100"
+          >
             {link.category}
           </span>
         )}
@@ -167,18 +171,22 @@ export function LinkCard({ link, onEdit, index, selected = false, onSelect, onTa
         // A tag shows its search, which replaces this list: the keyboard goes to the search box.
         <ul className="mt-3 flex flex-wrap gap-1.5" aria-label="Tags" data-focus-return="#link-search">
           {shown.map((tag) => (
-            <li key={tag}>
+            <li key={tag} className="min-w-0 max-w-full">
               {onTag ? (
                 <button
                   type="button"
-                  className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 hover:bg-brand-50 hover:text-brand-700 dark:bg-slate-800 dark:text-slate-300 dark:hover:bg-brand-600/20"
+                  title={`#${tag}`}
+                  className="block max-w-full truncate rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 hover:bg-brand-50 hover:text-brand-700 dark:bg-slate-800 dark:text-slate-300 dark:hover:bg-brand-600/20"
                   aria-label={`Show links tagged ${tag}`}
                   onClick={() => onTag(tag)}
                 >
                   #{tag}
                 </button>
               ) : (
-                <span className="rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                <span
+                  title={`#${tag}`}
+                  className="block max-w-full truncate rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+                >
                   #{tag}
                 </span>
               )}
