@@ -523,6 +523,8 @@ export function webJourneys(ctx: Context): void {
         await dialog.getByLabel('URL').fill(corpus.url);
         await dialog.getByRole('button', { name: 'Analyze' }).click();
         await toast(w.page, 'URL analyzed successfully');
+        // The keyboard stays where it was through the analysis (a disabled button would drop it to the page).
+        assert.equal(await w.page.evaluate<string>('document.activeElement?.textContent?.trim() ?? ""'), 'Analyze');
         assert.match(await dialog.getByLabel('Title (optional)').inputValue(), /basement/i);
         assert.ok((await dialog.getByLabel('Description').inputValue()).length > 0);
         assert.ok((await dialog.getByLabel('Category').inputValue()).length > 0);

@@ -14,16 +14,13 @@ import { useAuth } from '../../../lib/auth-store';
 import { sealCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';
 import { invalidateLinks, useAnalyze, useCategories, useCreateLink } from '../api';
 import { CredentialFields, useCredentialEditor } from './credential-fields';
-import { LinkFields } from './link-fields';
+import { LinkFieldRules, LinkFields, titleRule } from './link-fields';
 
 export const AddLinkFormSchema = z.object({
   // "example.com" is accepted as https://example.com.
   url: z.string().transform(withDefaultScheme).pipe(UrlSchema),
-  title: z.string(),
-  description: z.string(),
-  category: z.string(),
-  tags: z.string(),
-  notes: z.string(),
+  title: titleRule,
+  ...LinkFieldRules,
   isReadLater: z.boolean(),
 });
 type AddLinkForm = z.infer<typeof AddLinkFormSchema>;
@@ -100,6 +97,13 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
       toast.success('URL analyzed successfully');
       setAnalyzeError(null);
     } catch (error) {
+      // An address the server refuses as written is the URL field's error: there is no page to fill in for.
+      if (error instanceof ApiError && error.code === 'VALIDATION_ERROR') {
+        setAnalyzeError(null);
+        setError('url', { message: serverFieldErrors(error).url ?? errorMessage(error, Messages.invalidUrl) });
+        setFocus('url');
+        return;
+      }
       // The server names the reason ("Failed to analyze URL: The page answered 404 (not found)").
       const message = errorMessage(error, Messages.analysisFailed);
       setAnalyzeError(message);
@@ -192,11 +196,14 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
               error={errors.url?.message}
               {...register('url')}
             />
+            {/* Busy, not disabled: a disabled button drops the keyboard's focus to the page. */}
             <Button
               variant="secondary"
-              className={errors.url ? 'mb-7' : ''}
-              disabled={analyze.isPending}
-              onClick={() => void runAnalyze()}
+              className={`aria-disabled:cursor-wait aria-disabled:opacity-70 ${errors.url ? 'mb-7' : ''}`}
+              aria-disabled={analyze.isPending}
+              onClick={() => {
+                if (!analyze.isPending) void runAnalyze();
+              }}
             >
               <Sparkles className="size-4" aria-hidden />
               {analyze.isPending ? 'Analyzing...' : 'Analyze'}

@@ -74,6 +74,26 @@ describe('add-link dialog', () => {
     expect(closed).toBe(1);
   });
 
+  it('marks every over-long field where it is, all at once, before anything is sent', async () => {
+    renderWithProviders(
+      <AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />,
+      seedCategories,
+    );
+    await userEvent.type(screen.getByLabelText('URL'), 'https://example.com/long');
+    const paste = async (label: string, text: string) => {
+      await userEvent.click(screen.getByLabelText(label));
+      await userEvent.paste(text);
+    };
+    await paste('Title (optional)', 'x'.repeat(501));
+    await paste('Tags', `fine, ${'t'.repeat(101)}`);
+    await paste('Notes', 'n'.repeat(20_001));
+    await userEvent.click(screen.getByRole('button', { name: 'Add Link' }));
+    expect(await screen.findByText('Title must be at most 500 characters')).toBeTruthy();
+    expect(screen.getByText('Each tag must be at most 100 characters')).toBeTruthy();
+    expect(screen.getByText('Notes must be at most 20000 characters')).toBeTruthy();
+    expect(screen.getByLabelText('Title (optional)').getAttribute('aria-invalid')).toBe('true');
+  });
+
   it.each([
     ['Add New Link', 'Add Link'],
     ['Edit Link', 'Save Changes'],

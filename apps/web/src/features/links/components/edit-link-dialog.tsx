@@ -12,14 +12,11 @@ import { openCredentials, sealCredentials, useVault, VaultText, type EditableCre
 import { useCategories, useUpdateLink } from '../api';
 import { DiscardConfirm } from './add-link-dialog';
 import { CredentialFields, useCredentialEditor } from './credential-fields';
-import { LinkFields } from './link-fields';
+import { LinkFieldRules, LinkFields, titleRule } from './link-fields';
 
 export const EditLinkFormSchema = z.object({
-  title: z.string().trim().min(1, { error: Messages.titleRequired }),
-  description: z.string(),
-  category: z.string(),
-  tags: z.string(),
-  notes: z.string(),
+  title: titleRule.trim().min(1, { error: Messages.titleRequired }),
+  ...LinkFieldRules,
 });
 type EditLinkForm = z.infer<typeof EditLinkFormSchema>;
 

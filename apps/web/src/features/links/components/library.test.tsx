@@ -328,4 +328,28 @@ describe('add-link dialog on a phone', () => {
       url: 'https://example.com',
     });
   });
+
+  it('shows an address the server refuses to analyse as the URL field’s error, not as a page that failed', async () => {
+    serveApi(() => ({ data: [] }));
+    vi.mocked(globalThis.fetch).mockImplementationOnce(() =>
+      Promise.resolve(
+        Response.json(
+          {
+            error: 'Please enter a valid URL',
+            code: 'VALIDATION_ERROR',
+            details: { fields: { url: 'Please enter a valid URL' } },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderWithProviders(<AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />, (c) =>
+      c.setQueryData(['links', 'categories'], []),
+    );
+    await userEvent.type(screen.getByLabelText('URL'), 'http://exa mple');
+    await userEvent.click(screen.getByRole('button', { name: 'Analyze' }));
+    expect(await screen.findByText('Please enter a valid URL')).toBeTruthy();
+    expect(screen.getByLabelText('URL').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByText(/You can still add the link/)).toBeNull();
+  });
 });

@@ -1,7 +1,26 @@
-import { DEFAULT_CATEGORIES } from '@linkwise/contract';
+import { DEFAULT_CATEGORIES, Limits, TagsInputSchema } from '@linkwise/contract';
 import { useId } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { z } from 'zod';
 import { TextAreaField, TextField } from '../../../components/ui/field';
+
+const atMost = (max: number, name: string) =>
+  z.string().max(max, { error: `${name} must be at most ${max} characters` });
+
+/**
+ * The fields' limits as the server words them, checked in the form: an over-long field is marked
+ * where it is, every one at once, instead of one refusal at a time in a toast.
+ */
+export const LinkFieldRules = {
+  description: atMost(Limits.descriptionMax, 'Description'),
+  category: atMost(Limits.categoryMax, 'Category'),
+  tags: z.string().superRefine((value, ctx) => {
+    const parsed = TagsInputSchema.safeParse(value);
+    if (!parsed.success) ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'Invalid tags' });
+  }),
+  notes: atMost(Limits.notesMax, 'Notes'),
+};
+export const titleRule = atMost(Limits.titleMax, 'Title');
 
 export interface LinkFieldValues {
   title: string;
