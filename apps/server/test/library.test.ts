@@ -42,6 +42,20 @@ describe.each(engines())('library management on %s', (engine) => {
         ]),
       );
       expect(suggestions).toHaveLength(2);
+
+      // Once no link carries a spelling any more, it is listed with 0 (to be deleted) but not offered for a merge.
+      const three = (await api.listLinks({ query: { search: 'Three' } })).data[0]!;
+      await api.updateLink({ params: { id: three.id }, body: { tags: ['Tutorial'] } });
+      const four = (await api.listLinks({ query: { search: 'Four' } })).data[0]!;
+      await api.deleteLink({ params: { id: four.id } });
+      const after = await api.listTags();
+      expect(after.data.map((t) => [t.name, t.count])).toEqual(
+        expect.arrayContaining([
+          ['java-script', 0],
+          ['JavaScript', 0],
+        ]),
+      );
+      expect(after.suggestions).toEqual([{ from: 'tutorials', into: 'Tutorial', why: 'spelling' }]);
     });
 
     it('suggests merging tags that mean the same by the offline model, into the more used, and not related ones', async () => {

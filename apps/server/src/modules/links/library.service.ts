@@ -96,8 +96,10 @@ export class LibraryService {
   /** Tags with counts, the pairs that look like one tag spelled two ways, then those that mean the same. */
   async tags(actor: Actor): Promise<TagsResponse> {
     const data = await this.deps.library.tags(actor.userId, await this.deps.access.cutoffFor(actor));
-    const spelling = spellingSuggestions(data);
-    return { data, suggestions: [...spelling, ...(await this.meaningSuggestions(data, spelling))] };
+    // A tag no link carries any more is listed (to be deleted), never offered for a merge.
+    const carried = data.filter((t) => t.count > 0);
+    const spelling = spellingSuggestions(carried);
+    return { data, suggestions: [...spelling, ...(await this.meaningSuggestions(carried, spelling))] };
   }
 
   /**
