@@ -424,7 +424,11 @@ export function extensionJourneys(): void {
       await client.deleteLink({ params: { id: data[0]!.id } });
       await options.getByRole('button', { name: 'Try again' }).click();
       await options.getByRole('heading', { name: 'Not saved' }).waitFor({ state: 'hidden' });
-      assert.equal((await lookup(site.url('/offline-at-the-limit')))?.title, 'Saved at the limit, offline');
+      // Try again queues the save, then sends it: the list empties before the server has it.
+      await eventually(
+        'the save sent again',
+        async () => (await lookup(site.url('/offline-at-the-limit')))?.title === 'Saved at the limit, offline',
+      );
       await eventually('a clear icon', async () => (await sw(() => chrome.action.getBadgeText({}))) === '');
       // Dismiss lets a refusal go.
       await refusedOffline('/offline-and-dismissed', 'Dismissed');
