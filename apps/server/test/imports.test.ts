@@ -15,6 +15,14 @@ async function allLinks(api: ApiClient): Promise<Link[]> {
 }
 
 const byUrl = (links: Link[]) => new Map(links.map((l) => [l.url, l]));
+/** Vault key material as a browser makes it; `fill` tells one wrapped key from another. */
+const keyMaterial = (fill: number) => ({
+  version: 1 as const,
+  kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
+  salt: Buffer.alloc(16, 1).toString('base64'),
+  iv: Buffer.alloc(12, 2).toString('base64'),
+  wrappedKey: Buffer.alloc(48, fill).toString('base64'),
+});
 const DAY_MS = 86_400_000;
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
@@ -528,13 +536,7 @@ describe.each(engines())('imports on %s', (engine) => {
 
   it('round-trips a library through its JSON export, field by field, credentials and vault included', async () => {
     const { api, token } = await server.signUp('roundtrip');
-    const material = {
-      version: 1 as const,
-      kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
-      salt: Buffer.alloc(16, 1).toString('base64'),
-      iv: Buffer.alloc(12, 2).toString('base64'),
-      wrappedKey: Buffer.alloc(48, 3).toString('base64'),
-    };
+    const material = keyMaterial(3);
     await api.putVault({ body: { ...material, replaces: null } });
     server.clock.advance(1000);
     await api.createLink({
@@ -608,16 +610,7 @@ describe.each(engines())('imports on %s', (engine) => {
 
   it("says why credentials stay behind when the export's link ids are taken on this server, not blaming the vault", async () => {
     const { api, token } = await server.signUp('ids-taken');
-    await api.putVault({
-      body: {
-        version: 1,
-        kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000 },
-        salt: Buffer.alloc(16, 1).toString('base64'),
-        iv: Buffer.alloc(12, 2).toString('base64'),
-        wrappedKey: Buffer.alloc(48, 4).toString('base64'),
-        replaces: null,
-      },
-    });
+    await api.putVault({ body: { ...keyMaterial(4), replaces: null } });
     await api.createLink({
       body: {
         url: 'https://ids.example.com/a',
@@ -643,13 +636,7 @@ describe.each(engines())('imports on %s', (engine) => {
 
   it('never sets up the vault from a file an API token sends (PUT /api/vault refuses tokens too)', async () => {
     const { api, token } = await server.signUp('token-vault');
-    const material = {
-      version: 1 as const,
-      kdf: { name: 'PBKDF2' as const, hash: 'SHA-256' as const, iterations: 600_000 },
-      salt: Buffer.alloc(16, 1).toString('base64'),
-      iv: Buffer.alloc(12, 2).toString('base64'),
-      wrappedKey: Buffer.alloc(48, 5).toString('base64'),
-    };
+    const material = keyMaterial(5);
     const link = (id: string, url: string) => ({
       id,
       url,
