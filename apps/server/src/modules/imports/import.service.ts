@@ -377,7 +377,8 @@ export class ImportService {
 
   /**
    * A Linkwise export's credentials are sealed with its vault key: kept when the account holds the
-   * same key, or has no vault yet (the exported key material is restored with them).
+   * same key, or has no vault yet and `mayCreate` (the exported key material is restored with them;
+   * never from a file an API token sent).
    */
   private async adoptVault(
     userId: string,
