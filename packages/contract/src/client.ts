@@ -31,6 +31,8 @@ export interface ApiClientOptions {
 /** Per-call options: an AbortSignal cancels the request (a newer search, a closed dialog). */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /** The request outlives the page that sends it (a delete confirmed just before a reload). */
+  keepalive?: boolean | undefined;
 }
 
 type Callers = {
@@ -99,6 +101,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: callOptions.signal,
+      ...(callOptions.keepalive && { keepalive: true }),
     });
     const text = await response.text();
     if (!response.ok) {

@@ -1,4 +1,4 @@
-import { Limits, parseTags, routes, type BulkRequestInput } from '@linkwise/contract';
+import { Limits, parseTags, type BulkRequestInput } from '@linkwise/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { BookmarkMinus, BookmarkPlus, Check, Circle, FolderInput, RotateCw, Tag, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
@@ -7,7 +7,6 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog, Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/field';
 import { api, errorMessage } from '../../../lib/api';
-import { useAuth } from '../../../lib/auth-store';
 import { hideLinks, invalidateLinks, useBulk } from '../api';
 
 /** How long a deletion waits for Undo before it is sent. */
@@ -75,13 +74,7 @@ export function BulkBar({
     const onLeave = () => {
       if (state !== 'offered') return;
       state = 'sent';
-      const token = useAuth.getState().token;
-      void fetch(routes.bulkLinks.path, {
-        method: 'POST',
-        keepalive: true,
-        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-        body: JSON.stringify(body),
-      });
+      void api.bulkLinks({ body }, { keepalive: true }).catch(() => undefined);
     };
     window.addEventListener('pagehide', onLeave);
     const send = () => {
