@@ -62,15 +62,7 @@ function aiDescription(text: string | null): string | null {
   return text === null ? null : clip(text.trim(), Limits.descriptionMax) || null;
 }
 
-function faviconUrl(url: string | null): string | null {
-  if (url === null || url.length > Limits.urlMax) return null;
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:' ? url : null;
-  } catch {
-    return null;
-  }
-}
+const faviconUrl = (url: string | null): string | null => (url !== null && urlProblem(url) === null ? url : null);
 
 /** Why a URL cannot be saved, in the user's words; null when it can. */
 export function urlProblem(url: string): string | null {
