@@ -14,12 +14,12 @@ import { useAuth } from '../../../lib/auth-store';
 import { sealCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';
 import { invalidateLinks, useAnalyze, useCategories, useCreateLink } from '../api';
 import { CredentialFields, useCredentialEditor } from './credential-fields';
-import { LinkFieldRules, LinkFields, titleRule } from './link-fields';
+import { addTitleRule, LinkFieldRules, LinkFields } from './link-fields';
 
 export const AddLinkFormSchema = z.object({
   // "example.com" is accepted as https://example.com.
   url: z.string().transform(withDefaultScheme).pipe(UrlSchema),
-  title: titleRule,
+  title: addTitleRule,
   ...LinkFieldRules,
   isReadLater: z.boolean(),
 });

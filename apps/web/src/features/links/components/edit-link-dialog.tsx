@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Messages, parseTags, type Link } from '@linkwise/contract';
+import { parseTags, type Link } from '@linkwise/contract';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
@@ -12,10 +12,10 @@ import { openCredentials, sealCredentials, useVault, VaultText, type EditableCre
 import { useCategories, useUpdateLink } from '../api';
 import { DiscardConfirm } from './add-link-dialog';
 import { CredentialFields, useCredentialEditor } from './credential-fields';
-import { LinkFieldRules, LinkFields, titleRule } from './link-fields';
+import { editTitleRule, LinkFieldRules, LinkFields } from './link-fields';
 
 export const EditLinkFormSchema = z.object({
-  title: titleRule.trim().min(1, { error: Messages.titleRequired }),
+  title: editTitleRule,
   ...LinkFieldRules,
 });
 type EditLinkForm = z.infer<typeof EditLinkFormSchema>;

@@ -1,26 +1,32 @@
-import { DEFAULT_CATEGORIES, Limits, TagsInputSchema } from '@linkwise/contract';
+import { DEFAULT_CATEGORIES, LinkCreateSchema, LinkUpdateSchema, TagsInputSchema } from '@linkwise/contract';
 import { useId } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { z } from 'zod';
 import { TextAreaField, TextField } from '../../../components/ui/field';
 
-const atMost = (max: number, name: string) =>
-  z.string().max(max, { error: `${name} must be at most ${max} characters` });
+/**
+ * A form field checked by the server's own schema for it, with its words, while the form keeps the
+ * text as typed (the schema's output, trimmed or split, is the server's business).
+ */
+const asServerChecks = (schema: z.ZodType) =>
+  z.string().superRefine((value, ctx) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'Invalid value' });
+  });
 
 /**
- * The fields' limits as the server words them, checked in the form: an over-long field is marked
- * where it is, every one at once, instead of one refusal at a time in a toast.
+ * The fields' limits checked in the form: an over-long field is marked where it is, every one at
+ * once, instead of one refusal at a time in a toast.
  */
 export const LinkFieldRules = {
-  description: atMost(Limits.descriptionMax, 'Description'),
-  category: atMost(Limits.categoryMax, 'Category'),
-  tags: z.string().superRefine((value, ctx) => {
-    const parsed = TagsInputSchema.safeParse(value);
-    if (!parsed.success) ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'Invalid tags' });
-  }),
-  notes: atMost(Limits.notesMax, 'Notes'),
+  description: asServerChecks(LinkCreateSchema.shape.description),
+  category: asServerChecks(LinkCreateSchema.shape.category),
+  tags: asServerChecks(TagsInputSchema),
+  notes: asServerChecks(LinkCreateSchema.shape.notes),
 };
-export const titleRule = atMost(Limits.titleMax, 'Title');
+/** Optional when a link is added; an edit must keep one (`Title is required`). */
+export const addTitleRule = asServerChecks(LinkCreateSchema.shape.title);
+export const editTitleRule = asServerChecks(LinkUpdateSchema.shape.title.unwrap());
 
 export interface LinkFieldValues {
   title: string;
