@@ -437,6 +437,9 @@ export function libraryJourneys(ctx: Context): void {
       await page.getByRole('dialog', { name: 'Edit Link' }).waitFor();
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
+      // The dialog hands the keyboard back where it was opened a moment after it is gone; a card
+      // focused before that would lose it again.
+      await eventually(focusedTitle, (label) => label === `Select ${order[1]}`, 'the keyboard back after Edit');
 
       const before = (await user.client.usageCounts()).data.totalClicks;
       await card(page, order[0]!).focus();
