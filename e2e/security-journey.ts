@@ -103,6 +103,8 @@ export function securityJourneys({ browser }: Context): void {
         const changeButton = page.getByRole('button', { name: 'Change Password' });
         await changeButton.click();
         const change = page.getByRole('dialog', { name: 'Change Password' });
+        // It opens on its first field, not on Close.
+        await waitForFocus(change.getByLabel('Current Password', { exact: true }));
         await change.getByLabel('Current Password', { exact: true }).fill('typed but cancelled');
         await page.keyboard.press('Escape');
         await change.waitFor({ state: 'detached' });

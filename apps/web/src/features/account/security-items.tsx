@@ -93,6 +93,7 @@ function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         <PasswordField
           label="Current Password"
           autoComplete="current-password"
+          autoFocus
           error={errors.currentPassword?.message}
           {...register('currentPassword')}
         />
@@ -217,6 +218,7 @@ function EnableTwoFactorDialog({ open, onOpenChange }: { open: boolean; onOpenCh
             label="Code from the app"
             inputMode="numeric"
             autoComplete="one-time-code"
+            autoFocus
             error={formState.errors.code?.message}
             {...register('code')}
           />
@@ -275,6 +277,7 @@ function DisableTwoFactorDialog({ open, onOpenChange }: { open: boolean; onOpenC
         <PasswordField
           label="Password"
           autoComplete="current-password"
+          autoFocus
           error={formState.errors.password?.message}
           {...register('password')}
         />

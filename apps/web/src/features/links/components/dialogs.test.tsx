@@ -19,6 +19,8 @@ describe('edit-link dialog', () => {
   it('has a read-only URL and keeps Save disabled until something changed', async () => {
     renderWithProviders(<EditLinkDialog link={link} onClose={() => undefined} />, seedCategories);
     expect(screen.getByLabelText('URL')).toHaveProperty('readOnly', true);
+    // It opens on the first field that can change, not on Close.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Title')));
     const save = screen.getByRole('button', { name: 'Save Changes' });
     expect(save).toHaveProperty('disabled', true);
     await userEvent.type(screen.getByLabelText('Title'), '!');

@@ -115,7 +115,7 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
           className="space-y-4"
         >
           <TextField label="URL" value={link.url} readOnly />
-          <LinkFields register={register} errors={errors} categories={categories.data ?? []} />
+          <LinkFields register={register} errors={errors} categories={categories.data ?? []} focusTitle />
           <CredentialFields editor={credentials} storedCount={link.credentials.length} />
         </form>
       </Dialog>

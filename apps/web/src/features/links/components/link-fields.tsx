@@ -55,17 +55,20 @@ export function LinkFields<T extends LinkFieldValues>({
   errors,
   categories,
   titleLabel = 'Title',
+  focusTitle = false,
 }: {
   register: UseFormRegister<T>;
   errors: FieldErrors<LinkFieldValues>;
   categories: readonly string[];
   titleLabel?: string;
+  /** The dialog opens on the title (an edit's URL is read-only), not on its Close button. */
+  focusTitle?: boolean;
 }) {
   const listId = useId();
   const reg = register as unknown as UseFormRegister<LinkFieldValues>;
   return (
     <>
-      <TextField label={titleLabel} error={errors.title?.message} {...reg('title')} />
+      <TextField label={titleLabel} error={errors.title?.message} autoFocus={focusTitle} {...reg('title')} />
       <TextAreaField label="Description" error={errors.description?.message} {...reg('description')} />
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
