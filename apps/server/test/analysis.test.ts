@@ -48,6 +48,9 @@ describe.skipIf(!corpus).each(engines())('link analysis on %s', (engine) => {
     expect(typeof data.isReadLater).toBe('boolean');
     const recipe = await api.analyzeLink({ body: { url: pages.url('smitten-kitchen') } });
     expect(recipe.data.category).toBe('Recipes');
+    // Nothing else comes close for a recipe: no second category is offered.
+    expect(recipe.data).not.toHaveProperty('otherCategory');
+    if (data.otherCategory !== undefined) expect(data.otherCategory).not.toBe(data.category);
   });
 
   it('prefers the user’s existing tag spelling and categories', async () => {

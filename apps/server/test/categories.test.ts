@@ -239,6 +239,32 @@ describe.skipIf(!corpus || !MODELS)('categories with the trained head (the defau
     expect(got).toEqual(expected);
   });
 
+  it(
+    'offers the runner-up beside the category where two fit, and none where one clearly does',
+    { timeout: 60_000 },
+    async () => {
+      // Labelled pages (bench/category-labels.json): an audience-analytics firm's TV research (Marketing)
+      // and a city-hall story on business taxes (News) score two categories almost alike; a repository
+      // and a recipe do not.
+      const close: Record<string, string> = { audiense: 'Marketing', sfstandard: 'News' };
+      const clear: Record<string, string> = { github: 'Development', 'smitten-kitchen': 'Recipes' };
+      const names = [...Object.keys(close), ...Object.keys(clear)];
+      const vectors = await embedder.embed(
+        names.map((n) => pageText(factsOf(n).title, factsOf(n).description, factsOf(n).text)),
+      );
+      for (const [i, name] of names.entries()) {
+        const { category, alternative } = await withHead.classify(vectors[i]!, [], { facts: factsOf(name) });
+        if (name in close) {
+          expect(alternative, name).not.toBeNull();
+          expect(alternative, name).not.toBe(category);
+          expect([category, alternative], name).toContain(close[name]);
+        } else {
+          expect({ category, alternative }, name).toEqual({ category: clear[name], alternative: null });
+        }
+      }
+    },
+  );
+
   it('says Other when no category fits, which no anchor phrase can', async () => {
     const [listing] = await embedder.embed([
       '2017 Volkswagen Golf 1.4 TSI for sale, 68,000 miles, one owner | CarTrader. Manual, petrol, silver. ' +

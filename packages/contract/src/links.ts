@@ -270,6 +270,8 @@ export const AnalysisResultSchema = z.object({
   title: z.string(),
   description: z.string(),
   category: z.string(),
+  /** A second category that fits almost as well, offered beside `category`; absent when none does. */
+  otherCategory: z.string().optional(),
   tags: z.array(z.string()),
   isReadLater: z.boolean(),
 });

@@ -159,9 +159,13 @@ export class AnalysisService {
     vocabulary: UserVocabulary,
     neighbours: LabelledNeighbour[],
   ): Promise<Understanding> {
-    const { category } = await this.deps.categories.classify(vector, vocabulary.categories, { facts, neighbours });
+    const { category, alternative } = await this.deps.categories.classify(vector, vocabulary.categories, {
+      facts,
+      neighbours,
+    });
     return {
       category: matchCategory(category, vocabulary.categories),
+      otherCategory: alternative && matchCategory(alternative, vocabulary.categories),
       tags: await keyphraseTags(facts, vector, vocabulary.tags, this.deps.categories.embedder, this.tagVectors),
       isReadLater: readLaterSuggestion(facts),
       aiDescription: await extractiveSummary(facts, vector, this.deps.categories.embedder),
@@ -193,6 +197,7 @@ export class AnalysisService {
       );
       return {
         category: matchCategory(answer.category, vocabulary.categories),
+        otherCategory: null,
         tags: mergeTags(answer.tags.length ? answer.tags : local.tags, vocabulary.tags),
         isReadLater: answer.readLater,
         aiDescription: answer.summary || local.aiDescription,
@@ -225,6 +230,7 @@ export class AnalysisService {
         title: facts.title ?? titleFromUrl(url),
         description: facts.description ?? understanding.aiDescription ?? '',
         category: understanding.category,
+        ...(understanding.otherCategory && { otherCategory: understanding.otherCategory }),
         tags: understanding.tags,
         isReadLater: understanding.isReadLater,
       },

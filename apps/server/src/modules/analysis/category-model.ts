@@ -25,6 +25,9 @@ export const CATEGORY_DESCRIPTIONS: Record<DefaultCategory, string> = {
     "Technology: gadgets, devices, computers, hardware, the internet, AI, cloud, cybersecurity and tech companies' products.",
 };
 
+/** How close the runner-up must score to the best to be offered beside it (chosen on `labels`, decision 0024). */
+export const ALTERNATIVE_MARGIN = 0.1;
+
 /**
  * Short anchor phrases per default category (ARCHITECTURE §4 used 4–5; more phrases cover more of
  * what a category means), scored by the mean of the top-2 cosines. `Other` has none: it is what a
@@ -363,13 +366,18 @@ export class CategoryModel {
     return votes;
   }
 
+  /**
+   * The best category, and the runner-up when it is within ALTERNATIVE_MARGIN of it (`Other` is
+   * never offered as one): where two categories fit, the other is one click away.
+   */
   async classify(
     page: Float32Array,
     userCategories: string[],
     evidence: CategoryEvidence = {},
-  ): Promise<{ category: string; score: number }> {
+  ): Promise<{ category: string; score: number; alternative: string | null }> {
     // `Other` is always among the scores: below the bar it is the best.
-    const [best] = await this.scores(page, userCategories, evidence);
-    return best!;
+    const [best, next] = await this.scores(page, userCategories, evidence);
+    const close = next && next.category !== 'Other' && next.score > 0 && best!.score - next.score <= ALTERNATIVE_MARGIN;
+    return { ...best!, alternative: close ? next.category : null };
   }
 }

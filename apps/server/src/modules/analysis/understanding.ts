@@ -4,6 +4,8 @@ import type { PageFacts } from '../pages/extractor.js';
 /** What analysis proposes for a link. */
 export interface Understanding {
   category: string;
+  /** A second category that fits almost as well (offline only), offered beside the first; null when none does. */
+  otherCategory: string | null;
   /** At most 5, normalised, the user's existing spelling when a tag already exists. */
   tags: string[];
   isReadLater: boolean;

@@ -59,12 +59,15 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
   const credentials = useCredentialEditor(NO_CREDENTIALS);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [analyzeError, setAnalyzeError] = useState<string | null>(null);
+  // The analysis's runner-up category; picking it offers the first one back.
+  const [otherCategory, setOtherCategory] = useState<string | null>(null);
   const formId = useId();
   const {
     register,
     handleSubmit,
     getValues,
     setValue,
+    watch,
     setError,
     setFocus,
     formState: { errors, isDirty, isSubmitting },
@@ -72,6 +75,8 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
     resolver: zodResolver(AddLinkFormSchema),
     defaultValues: initial ? { ...EMPTY, url: initial.url, title: initial.title } : EMPTY,
   });
+
+  const category = watch('category');
 
   const requestClose = () => (isDirty || credentials.hasInput ? setConfirmDiscard(true) : onClose());
 
@@ -92,6 +97,7 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
       setValue('title', data.title, fill);
       setValue('description', data.description, fill);
       setValue('category', data.category, fill);
+      setOtherCategory(data.otherCategory ?? null);
       setValue('tags', data.tags.join(', '), fill);
       setValue('isReadLater', data.isReadLater, fill);
       toast.success('URL analyzed successfully');
@@ -219,6 +225,17 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
             errors={errors}
             categories={categories.data ?? []}
             titleLabel="Title (optional)"
+            otherCategory={
+              otherCategory && otherCategory !== category
+                ? {
+                    name: otherCategory,
+                    pick: () => {
+                      setOtherCategory(category.trim() || null);
+                      setValue('category', otherCategory, { shouldDirty: true, shouldValidate: true });
+                    },
+                  }
+                : undefined
+            }
           />
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4 accent-brand-600" {...register('isReadLater')} />

@@ -290,6 +290,63 @@ describe('dashboard search failures', () => {
   });
 });
 
+describe('add-link dialog', () => {
+  it('offers the analysis’s second category beside the first; one click swaps them, and the choice is saved', async () => {
+    const calls = serveApi((call) => {
+      if (call.path === '/api/links/analyze') {
+        return {
+          success: true,
+          data: {
+            title: 'HackerRank makes technical recruiting more transparent',
+            description: 'Hiring engineers',
+            category: 'Business',
+            otherCategory: 'Technology',
+            tags: ['hiring'],
+            isReadLater: false,
+          },
+        };
+      }
+      if (call.path === '/api/links' && call.method === 'POST') return testLink();
+      return { data: [] };
+    });
+    renderWithProviders(<AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />, (c) =>
+      c.setQueryData(['links', 'categories'], []),
+    );
+    await userEvent.type(screen.getByLabelText('URL'), 'https://techcrunch.example/hackerrank');
+    await userEvent.click(screen.getByRole('button', { name: 'Analyze' }));
+    const category = screen.getByLabelText<HTMLInputElement>('Category');
+    await waitFor(() => expect(category.value).toBe('Business'));
+    await userEvent.click(screen.getByRole('button', { name: 'Use Technology instead' }));
+    expect(category.value).toBe('Technology');
+    // The first choice is offered back.
+    expect(screen.getByRole('button', { name: 'Use Business instead' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Add Link' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/links' && c.method === 'POST')?.body).toMatchObject({
+        category: 'Technology',
+      }),
+    );
+  });
+
+  it('offers nothing when the analysis found one category', async () => {
+    serveApi((call) =>
+      call.path === '/api/links/analyze'
+        ? {
+            success: true,
+            data: { title: 'Raita', description: '', category: 'Recipes', tags: [], isReadLater: false },
+          }
+        : { data: [] },
+    );
+    renderWithProviders(<AddLinkDialog open onClose={() => undefined} onLimitReached={() => undefined} />, (c) =>
+      c.setQueryData(['links', 'categories'], []),
+    );
+    await userEvent.type(screen.getByLabelText('URL'), 'https://cook.example/raita');
+    await userEvent.click(screen.getByRole('button', { name: 'Analyze' }));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Category').value).toBe('Recipes'));
+    expect(screen.queryByText(/Also fits/)).toBeNull();
+  });
+});
+
 describe('add-link dialog on a phone', () => {
   it('takes a bare domain as https and names why Analyze failed', async () => {
     const calls = serveApi((call) => {

@@ -56,6 +56,7 @@ export function LinkFields<T extends LinkFieldValues>({
   categories,
   titleLabel = 'Title',
   focusTitle = false,
+  otherCategory,
 }: {
   register: UseFormRegister<T>;
   errors: FieldErrors<LinkFieldValues>;
@@ -63,6 +64,8 @@ export function LinkFields<T extends LinkFieldValues>({
   titleLabel?: string;
   /** The dialog opens on the title (an edit's URL is read-only), not on its Close button. */
   focusTitle?: boolean;
+  /** A second category the analysis found fitting almost as well: one click puts it in the field. */
+  otherCategory?: { name: string; pick: () => void } | undefined;
 }) {
   const listId = useId();
   const reg = register as unknown as UseFormRegister<LinkFieldValues>;
@@ -80,6 +83,19 @@ export function LinkFields<T extends LinkFieldValues>({
             error={errors.category?.message}
             {...reg('category')}
           />
+          {otherCategory && (
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              Also fits:{' '}
+              <button
+                type="button"
+                aria-label={`Use ${otherCategory.name} instead`}
+                className="rounded font-medium break-all text-brand-600 underline-offset-2 hover:underline focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none dark:text-brand-100"
+                onClick={otherCategory.pick}
+              >
+                {otherCategory.name}
+              </button>
+            </p>
+          )}
           <datalist id={listId}>
             {categorySuggestions(categories).map((c) => (
               <option key={c} value={c} />
