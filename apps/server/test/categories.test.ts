@@ -351,4 +351,30 @@ describe.skipIf(!corpus || !MODELS).each(engines())("the user's history steers c
     await api.bulkLinks({ body: { ids: [again.id], action: 'set-category', category: 'Reading list' } });
     expect(await confirmed(again.id)).toBe(1);
   });
+
+  it('keeps the runner-up of a category it filled in, until the user chooses one', { timeout: 120_000 }, async () => {
+    const { api, token } = await server.signUp();
+    // A city-hall story on business taxes, labelled News: it scores News and Business almost alike.
+    const story = await settled(server, token, (await api.createLink({ body: { url: pages.url('sfstandard') } })).id);
+    expect(story.otherCategory).toBeDefined();
+    expect(story.otherCategory).not.toBe(story.category);
+    expect([story.category, story.otherCategory]).toContain('News');
+    // The add dialog proposes the same pair, and the list carries it too.
+    const { data } = await api.analyzeLink({ body: { url: pages.url('sfstandard') } });
+    expect([data.category, data.otherCategory]).toEqual([story.category, story.otherCategory]);
+    expect((await api.listLinks()).data.find((l) => l.id === story.id)?.otherCategory).toBe(story.otherCategory);
+    // A recipe has none.
+    const recipe = await settled(
+      server,
+      token,
+      (await api.createLink({ body: { url: pages.url('smitten-kitchen') } })).id,
+    );
+    expect(recipe.category).toBe('Recipes');
+    expect(recipe).not.toHaveProperty('otherCategory');
+    // Once the user picks, the category is theirs and nothing more is offered.
+    const picked = await api.updateLink({ params: { id: story.id }, body: { category: story.otherCategory! } });
+    expect(picked.category).toBe(story.otherCategory);
+    expect(picked).not.toHaveProperty('otherCategory');
+    expect(await api.getLink({ params: { id: story.id } })).not.toHaveProperty('otherCategory');
+  });
 });

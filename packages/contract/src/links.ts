@@ -158,6 +158,8 @@ export const LinkSchema = z.object({
   description: z.string(),
   aiDescription: z.string().nullable(),
   category: z.string().nullable(),
+  /** A second category the analysis found fitting almost as well, while `category` is still its choice. */
+  otherCategory: z.string().optional(),
   tags: z.array(z.string()),
   notes: z.string(),
   isRead: z.boolean(),

@@ -21,6 +21,7 @@ import * as m0017 from './migrations/0017-bulk-index.js';
 import * as m0018 from './migrations/0018-category-by-analysis.js';
 import * as m0019 from './migrations/0019-model-roles.js';
 import * as m0020 from './migrations/0020-clean-tags.js';
+import * as m0021 from './migrations/0021-category-other.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -46,6 +47,7 @@ const migrations: Record<string, EngineMigration> = {
   '0018-category-by-analysis': m0018,
   '0019-model-roles': m0019,
   '0020-clean-tags': m0020,
+  '0021-category-other': m0021,
 };
 
 /** Every migration's name, oldest first. */

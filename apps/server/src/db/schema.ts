@@ -80,6 +80,8 @@ export interface LinksTable {
   category: string | null;
   /** 1 while the category is the one the analysis filled in, until the user sets one; migration 0018. */
   category_by_analysis: Generated<Flag>;
+  /** The analysis's runner-up category, offered while the category is still its own; migration 0021. */
+  category_other: string | null;
   notes: string;
   is_read: Flag;
   is_read_later: Flag;

@@ -10,6 +10,8 @@ export interface Enrichment {
   placeholderTitle: string;
   description: string | null;
   category: string | null;
+  /** The runner-up, kept with the category when this analysis is the one that fills it in. */
+  otherCategory: string | null;
   aiDescription: string | null;
   favicon: string | null;
   /** The icon itself; kept from an earlier analysis when this one found none. */
@@ -89,6 +91,9 @@ export class LinkAnalysisRepository {
         ...(e.category && {
           category: sql<string>`coalesce(category, ${e.category})`,
           category_by_analysis: sql<0 | 1>`case when category is null then 1 else category_by_analysis end`,
+          category_other: sql<
+            string | null
+          >`case when category is null then cast(${e.otherCategory} as text) else category_other end`,
         }),
         ai_description: e.aiDescription,
         ...(e.favicon && { favicon: e.favicon }),

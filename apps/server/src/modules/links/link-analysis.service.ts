@@ -136,6 +136,7 @@ export class LinkAnalysisService {
           placeholderTitle: hostTitle(link.url),
           description: facts.description,
           category: understanding.category,
+          otherCategory: understanding.otherCategory,
           aiDescription: understanding.aiDescription,
           favicon: facts.favicon,
           faviconData,

@@ -44,6 +44,10 @@ export function toLink({ row, tags, credentials }: HydratedLink): Link {
     description: row.description,
     aiDescription: row.ai_description,
     category: row.category,
+    // Offered only while the category is still the analysis's: once the user chose, it is theirs.
+    ...(Number(row.category_by_analysis) === 1 &&
+      row.category_other &&
+      row.category_other !== row.category && { otherCategory: row.category_other }),
     tags,
     notes: row.notes,
     isRead: row.is_read === 1,

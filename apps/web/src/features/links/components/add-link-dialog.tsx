@@ -14,7 +14,7 @@ import { useAuth } from '../../../lib/auth-store';
 import { sealCredentials, useVault, VaultText, type EditableCredential } from '../../../lib/vault';
 import { invalidateLinks, useAnalyze, useCategories, useCreateLink } from '../api';
 import { CredentialFields, useCredentialEditor } from './credential-fields';
-import { addTitleRule, LinkFieldRules, LinkFields } from './link-fields';
+import { addTitleRule, LinkFieldRules, LinkFields, useOtherCategory } from './link-fields';
 
 export const AddLinkFormSchema = z.object({
   // "example.com" is accepted as https://example.com.
@@ -59,8 +59,6 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
   const credentials = useCredentialEditor(NO_CREDENTIALS);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [analyzeError, setAnalyzeError] = useState<string | null>(null);
-  // The analysis's runner-up category; picking it offers the first one back.
-  const [otherCategory, setOtherCategory] = useState<string | null>(null);
   const formId = useId();
   const {
     register,
@@ -76,7 +74,9 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
     defaultValues: initial ? { ...EMPTY, url: initial.url, title: initial.title } : EMPTY,
   });
 
-  const category = watch('category');
+  const [otherCategory, setOtherCategory] = useOtherCategory(null, watch('category'), (value) =>
+    setValue('category', value, { shouldDirty: true, shouldValidate: true }),
+  );
 
   const requestClose = () => (isDirty || credentials.hasInput ? setConfirmDiscard(true) : onClose());
 
@@ -225,17 +225,7 @@ function AddLinkDialogBody({ onClose, onLimitReached, initial }: Omit<Props, 'op
             errors={errors}
             categories={categories.data ?? []}
             titleLabel="Title (optional)"
-            otherCategory={
-              otherCategory && otherCategory !== category
-                ? {
-                    name: otherCategory,
-                    pick: () => {
-                      setOtherCategory(category.trim() || null);
-                      setValue('category', otherCategory, { shouldDirty: true, shouldValidate: true });
-                    },
-                  }
-                : undefined
-            }
+            otherCategory={otherCategory}
           />
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4 accent-brand-600" {...register('isReadLater')} />

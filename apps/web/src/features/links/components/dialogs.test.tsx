@@ -49,6 +49,29 @@ describe('edit-link dialog', () => {
     expect(closed).toBe(1);
   });
 
+  it('offers the analysis’s second category while the category is still its choice', async () => {
+    renderWithProviders(
+      <EditLinkDialog
+        link={testLink({ category: 'Business', otherCategory: 'Technology' })}
+        onClose={() => undefined}
+      />,
+      seedCategories,
+    );
+    const category = screen.getByLabelText<HTMLInputElement>('Category');
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    expect(screen.getByText(/Also fits/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Use Technology instead' }));
+    expect(category.value).toBe('Technology');
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+    await userEvent.click(screen.getByRole('button', { name: 'Use Business instead' }));
+    expect(category.value).toBe('Business');
+  });
+
+  it('offers no second category for a link without one', () => {
+    renderWithProviders(<EditLinkDialog link={link} onClose={() => undefined} />, seedCategories);
+    expect(screen.queryByText(/Also fits/)).toBeNull();
+  });
+
   it('closes at once when nothing changed', async () => {
     let closed = 0;
     renderWithProviders(<EditLinkDialog link={link} onClose={() => void closed++} />, seedCategories);

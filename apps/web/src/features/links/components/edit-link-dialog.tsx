@@ -12,7 +12,7 @@ import { openCredentials, sealCredentials, useVault, VaultText, type EditableCre
 import { useCategories, useUpdateLink } from '../api';
 import { DiscardConfirm } from './add-link-dialog';
 import { CredentialFields, useCredentialEditor } from './credential-fields';
-import { editTitleRule, LinkFieldRules, LinkFields } from './link-fields';
+import { editTitleRule, LinkFieldRules, LinkFields, useOtherCategory } from './link-fields';
 
 export const EditLinkFormSchema = z.object({
   title: editTitleRule,
@@ -48,6 +48,8 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
   const {
     register,
     handleSubmit,
+    setValue,
+    watch,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<EditLinkForm>({
     resolver: zodResolver(EditLinkFormSchema),
@@ -59,6 +61,11 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
       notes: link.notes,
     },
   });
+
+  // The analysis's runner-up, while the category is still its choice (the server sends it only then).
+  const [otherCategory] = useOtherCategory(link.otherCategory ?? null, watch('category'), (value) =>
+    setValue('category', value, { shouldDirty: true, shouldValidate: true }),
+  );
 
   const formId = useId();
   const changed = isDirty || credentials.changed || credentials.draftChanged;
@@ -115,7 +122,13 @@ function EditLinkDialogBody({ link, onClose }: { link: Link; onClose: () => void
           className="space-y-4"
         >
           <TextField label="URL" value={link.url} readOnly />
-          <LinkFields register={register} errors={errors} categories={categories.data ?? []} focusTitle />
+          <LinkFields
+            register={register}
+            errors={errors}
+            categories={categories.data ?? []}
+            focusTitle
+            otherCategory={otherCategory}
+          />
           <CredentialFields editor={credentials} storedCount={link.credentials.length} />
         </form>
       </Dialog>

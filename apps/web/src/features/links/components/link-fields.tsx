@@ -1,5 +1,5 @@
 import { DEFAULT_CATEGORIES, LinkCreateSchema, LinkUpdateSchema, TagsInputSchema } from '@linkwise/contract';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { z } from 'zod';
 import { TextAreaField, TextField } from '../../../components/ui/field';
@@ -50,6 +50,25 @@ export function categorySuggestions(userCategories: readonly string[]): string[]
 }
 
 /** Title, description, category (suggests, accepts new), tags and notes: shared by add and edit. */
+/**
+ * The analysis's second category as LinkFields offers it, while the field holds something else:
+ * picking it puts it in the field and offers the one it replaced back.
+ */
+export function useOtherCategory(initial: string | null, current: string, setCategory: (value: string) => void) {
+  const [other, setOther] = useState(initial);
+  const offer =
+    other && other !== current
+      ? {
+          name: other,
+          pick: () => {
+            setOther(current.trim() || null);
+            setCategory(other);
+          },
+        }
+      : undefined;
+  return [offer, setOther] as const;
+}
+
 export function LinkFields<T extends LinkFieldValues>({
   register,
   errors,
