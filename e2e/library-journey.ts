@@ -366,6 +366,12 @@ export function libraryJourneys(ctx: Context): void {
       // Typing in a field does not fire shortcuts.
       await page.keyboard.type('nx');
       assert.equal(await page.getByRole('dialog').count(), 0);
+      // Once the search is sent (it follows into the address), so no late one lands between the Escapes.
+      await eventually(
+        () => Promise.resolve(new URL(page.url()).searchParams.get('q')),
+        (q) => q === 'nx',
+        'the search in the address',
+      );
       // Escape clears the box; a second Escape leaves it, and the shortcuts answer again.
       await page.keyboard.press('Escape');
       assert.equal(await page.getByLabel('Search links').inputValue(), '');
