@@ -18,7 +18,7 @@ import { LinkCard, LinkCardSkeleton } from './components/link-card';
 import { SearchBox, useDebouncedSearch } from './components/search-box';
 import { UsageBar } from './components/usage-bar';
 import { commandFor } from './shortcuts';
-import { readView, writeView, type DashboardView } from './url-state';
+import { readView, SearchAddress, writeView, type DashboardView } from './url-state';
 
 // Dialogs (Radix, forms, validation) load when first opened, keeping the dashboard's first paint light.
 const AddLinkDialog = lazy(() => import('./components/add-link-dialog').then((m) => ({ default: m.AddLinkDialog })));
@@ -58,14 +58,17 @@ export default function DashboardPage() {
   );
 
   // The sent search follows into the address; back and forward bring the address's search back.
+  const address = useRef<SearchAddress>(null);
+  address.current ??= new SearchAddress(view.q);
   useEffect(() => {
-    if (sent !== view.q) setView({ q: sent }, true);
+    if (address.current?.send(sent)) setView({ q: sent }, true);
     // Only a new sent text writes the address; `view.q` changing is handled below.
   }, [sent]);
   useEffect(() => {
-    if (view.q !== sent) {
-      setText(view.q);
-      setSent(view.q);
+    const q = address.current?.arrived(view.q);
+    if (q != null) {
+      setText(q);
+      setSent(q);
     }
   }, [view.q]);
 

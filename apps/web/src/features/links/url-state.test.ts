@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, readView, writeView } from './url-state';
+import { DEFAULT_VIEW, readView, SearchAddress, writeView } from './url-state';
 
 const read = (query: string) => readView(new URLSearchParams(query));
 
@@ -37,5 +37,31 @@ describe('dashboard view in the address', () => {
       },
     ];
     for (const view of views) expect(readView(writeView(new URLSearchParams(), view))).toEqual(view);
+  });
+});
+
+describe('the search and its address', () => {
+  it('takes an address it wrote, arriving late, for its own: a cleared search stays cleared', () => {
+    const address = new SearchAddress('');
+    expect(address.send('')).toBe(false);
+    expect(address.send('nx')).toBe(true);
+    // Cleared before the router committed `q=nx`: both writes are on their way.
+    expect(address.send('')).toBe(true);
+    expect(address.arrived('nx')).toBeNull();
+    expect(address.arrived('')).toBeNull();
+    // The router may commit only the last of them.
+    expect(address.send('garden')).toBe(true);
+    expect(address.send('gardening')).toBe(true);
+    expect(address.arrived('gardening')).toBeNull();
+    expect(address.arrived('garden')).toBe('garden');
+  });
+
+  it('brings the search of a back or forward navigation into the box', () => {
+    const address = new SearchAddress('react');
+    expect(address.arrived('react')).toBeNull();
+    expect(address.arrived('#garden')).toBe('#garden');
+    // Now the box holds it: nothing to write back.
+    expect(address.send('#garden')).toBe(false);
+    expect(address.arrived('')).toBe('');
   });
 });

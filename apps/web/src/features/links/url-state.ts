@@ -57,3 +57,38 @@ export function writeView(params: URLSearchParams, view: DashboardView): URLSear
   }
   return next;
 }
+
+/**
+ * Keeps the sent search and the address's `q` in step. The router commits an address in a
+ * transition, so `q` can arrive after the search has moved on (typed, then cleared): an address
+ * this side wrote is never taken for a back or forward navigation that should refill the box.
+ */
+export class SearchAddress {
+  private current: string;
+  private written: string[] = [];
+
+  constructor(q: string) {
+    this.current = q;
+  }
+
+  /** Whether the sent search must be written to the address (and it is counted as written). */
+  send(sent: string): boolean {
+    if (sent === this.current) return false;
+    this.current = sent;
+    this.written.push(sent);
+    return true;
+  }
+
+  /** The search an arriving address brings, or null when it is one this side wrote (or nothing new). */
+  arrived(q: string): string | null {
+    const own = this.written.indexOf(q);
+    if (own >= 0) {
+      this.written.splice(0, own + 1);
+      return null;
+    }
+    if (q === this.current) return null;
+    this.current = q;
+    this.written = [];
+    return q;
+  }
+}
