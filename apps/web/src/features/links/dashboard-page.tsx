@@ -370,7 +370,7 @@ export default function DashboardPage() {
       )}
 
       {loading ? (
-        <div className={grid} aria-busy="true" aria-label="Loading links">
+        <div className={grid} role="status" aria-busy="true" aria-label="Loading links">
           {Array.from({ length: SKELETONS }, (_, i) => (
             <LinkCardSkeleton key={i} />
           ))}

@@ -185,6 +185,13 @@ describe('dashboard', () => {
     return router;
   }
 
+  it('announces the list while it loads, as a status with a name', async () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>(() => undefined));
+    renderDashboard('/dashboard');
+    const loading = await screen.findByRole('status', { name: 'Loading links' });
+    expect(loading.getAttribute('aria-busy')).toBe('true');
+  });
+
   it('reads filters from the address; filters that match nothing offer Clear filters, which clears the address', async () => {
     const calls = serveApi((call) => {
       if (call.path.startsWith('/api/links/categories')) return { data: ['Home', 'News'] };
