@@ -234,6 +234,15 @@ export function extensionJourneys(): void {
       await popup.getByRole('heading', { name: 'Rock pool creatures' }).waitFor();
       assert.equal(await popup.getByLabel('Title').inputValue(), 'Rock pool creatures');
       await popup.getByText(/Suggestions added|No suggestions for this page/).waitFor({ timeout: 20_000 });
+      // The page reads as two categories almost alike: the analysis's second one is offered under
+      // the field, and one click swaps the two.
+      const { data: analysis } = await client.analyzeLink({ body: { url: page.url() } });
+      assert.ok(analysis.otherCategory, `a second category for this page: ${JSON.stringify(analysis)}`);
+      const category = popup.getByLabel('Category');
+      assert.equal(await category.inputValue(), analysis.category);
+      await popup.getByRole('button', { name: `Use ${analysis.otherCategory} instead` }).click();
+      assert.equal(await category.inputValue(), analysis.otherCategory);
+      await popup.getByRole('button', { name: `Use ${analysis.category} instead` }).waitFor();
       const usage = popup.getByText(/\d+ of 8 links used on the Free plan/);
       const usedBefore = Number((await usage.textContent())?.split(' ')[0]);
       await screenshot(popup, 'h-popup-new');
@@ -255,6 +264,9 @@ export function extensionJourneys(): void {
       );
       assert.ok(saved.tags.includes('marine') && saved.tags.includes('field trip'), saved.tags.join());
       assert.equal(saved.isReadLater, true);
+      // The category picked in the popup is the user's: nothing more is offered for it.
+      assert.equal(saved.category, analysis.otherCategory);
+      assert.equal(saved.otherCategory, undefined);
       await popup.close();
       await page.close();
     });

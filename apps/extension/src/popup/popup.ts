@@ -19,6 +19,30 @@ const fields = {
   readLater: $<HTMLInputElement>('read-later'),
 };
 
+const otherCategory = $('other-category');
+const otherCategoryPick = $<HTMLButtonElement>('other-category-pick');
+
+/**
+ * The analysis's second category under the field while the field holds something else: one click
+ * puts it there and offers the one it replaced back (an input event, so the form sees the change).
+ */
+function offerOtherCategory(name: string | undefined): void {
+  let offered = name?.trim() ?? '';
+  const update = () => {
+    otherCategory.hidden = !offered || offered === fields.category.value.trim();
+    otherCategoryPick.textContent = offered;
+    otherCategoryPick.setAttribute('aria-label', `Use ${offered} instead`);
+  };
+  otherCategoryPick.onclick = () => {
+    const replaced = fields.category.value.trim();
+    fields.category.value = offered;
+    offered = replaced;
+    fields.category.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  fields.category.oninput = update;
+  update();
+}
+
 interface TargetPage {
   tabId: number | undefined;
   url: string;
@@ -98,6 +122,7 @@ function showSaved(api: ApiClient, connection: Connection, link: Link, justSaved
   // The library searched for the page's address: the link itself, wherever it sorts.
   $<HTMLAnchorElement>('open-link').href = `${connection.server}/dashboard?q=${encodeURIComponent(link.url)}`;
   fields.category.value = link.category ?? '';
+  offerOtherCategory(link.otherCategory);
   fields.tags.value = link.tags.join(', ');
   fields.notes.value = link.notes ?? '';
   fields.readLater.checked = link.isReadLater;
@@ -157,6 +182,7 @@ function showNew(api: ApiClient, connection: Connection, page: TargetPage, canAd
   submit.disabled = !canAdd;
   const touched = new Set<string>();
   form.oninput = (event) => touched.add((event.target as HTMLElement).id);
+  offerOtherCategory(undefined);
   const suggest = $('suggest-status');
   suggest.textContent = 'Analysing the page for suggestions…';
   void api.analyzeLink({ body: { url: page.url } }).then(
@@ -167,6 +193,8 @@ function showNew(api: ApiClient, connection: Connection, page: TargetPage, canAd
       if (!touched.has('title') && data.title) fields.title.value = data.title;
       fill(fields.description, data.description);
       fill(fields.category, data.category);
+      // Offered only beside the analysis's own category, not beside one the user typed.
+      if (fields.category.value === data.category) offerOtherCategory(data.otherCategory);
       fill(fields.tags, data.tags.join(', '));
       if (!touched.has('read-later')) fields.readLater.checked = data.isReadLater;
       suggest.textContent = 'Suggestions added: change anything before saving.';
