@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  ALTERNATIVE_MARGIN,
   CATEGORY_WEIGHTS,
   CategoryModel,
   type CategoryWeights,
@@ -159,6 +160,53 @@ for (const [name, variant] of Object.entries(variants)) {
   console.log(`| ${name} | ${line.join(' | ')} |`);
 }
 console.log(`\nMisses of the chosen model:\n${misses.join('\n')}`);
+
+// The runner-up offered beside the category (decision 0024, 2026-12-02): right first, or rescued by
+// the offer, and how often something is offered, per margin; the chosen one through classify().
+{
+  const chosen = new CategoryModel(embedder, CATEGORY_WEIGHTS, loadHead);
+  console.log('\n| runner-up offered when within | labels | held-out | held-out 2 | policy |');
+  const rules: [string, (best: number, next: number) => boolean][] = [
+    ...[0.05, 0.1, 0.2].map((d): [string, (a: number, b: number) => boolean] => [`${d}`, (a, b) => a - b <= d]),
+    ['always', () => true],
+  ];
+  const scored = Object.fromEntries(
+    await Promise.all(
+      Object.entries(sets).map(async ([setName, set]) => [
+        setName,
+        await Promise.all(
+          Object.entries(set).map(async ([pageName, label]) => {
+            const i = index.get(pageName)!;
+            const evidence = { facts: pages[i]!.facts };
+            const [best, next] = await chosen.scores(vectors[i]!, [], evidence);
+            return { label, best: best!, next: next!, classified: await chosen.classify(vectors[i]!, [], evidence) };
+          }),
+        ),
+      ]),
+    ),
+  ) as Record<
+    string,
+    {
+      label: string;
+      best: { category: string; score: number };
+      next: { category: string; score: number };
+      classified: { category: string; alternative: string | null };
+    }[]
+  >;
+  const row = (offer: (r: (typeof scored)[string][number]) => string | null) =>
+    Object.values(scored).map((rows) => {
+      const right = rows.filter((r) => r.best.category === r.label).length;
+      const offered = rows.filter((r) => offer(r) !== null);
+      const rescued = offered.filter((r) => r.best.category !== r.label && offer(r) === r.label).length;
+      return `${right} + ${rescued} (${offered.length})`;
+    });
+  for (const [name, close] of rules) {
+    const offer = (r: (typeof scored)[string][number]) =>
+      r.next.category !== 'Other' && r.next.score > 0 && close(r.best.score, r.next.score) ? r.next.category : null;
+    console.log(`| ${name}${name === String(ALTERNATIVE_MARGIN) ? ' (chosen)' : ''} | ${row(offer).join(' | ')} |`);
+  }
+  console.log(`| classify() | ${row((r) => r.classified.alternative).join(' | ')} |`);
+}
 
 // A user who files a few pages under a category of their own, named so that the name says nothing:
 // the model must learn it from the history. New similar pages should go there, unrelated ones not.
