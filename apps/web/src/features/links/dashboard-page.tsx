@@ -58,15 +58,14 @@ export default function DashboardPage() {
   );
 
   // The sent search follows into the address; back and forward bring the address's search back.
-  const address = useRef<SearchAddress>(null);
-  address.current ??= new SearchAddress(view.q);
+  const [address] = useState(() => new SearchAddress(view.q));
   useEffect(() => {
-    if (address.current?.send(sent)) setView({ q: sent }, true);
+    if (address.send(sent)) setView({ q: sent }, true);
     // Only a new sent text writes the address; `view.q` changing is handled below.
   }, [sent]);
   useEffect(() => {
-    const q = address.current?.arrived(view.q);
-    if (q != null) {
+    const q = address.arrived(view.q);
+    if (q !== null) {
       setText(q);
       setSent(q);
     }
@@ -165,7 +164,8 @@ export default function DashboardPage() {
     const q = `#${tag}`;
     setText(q);
     setSent(q);
-    setView({ q });
+    // A history entry of its own (back returns to the list), written once: the effect above skips it.
+    if (address.send(q)) setView({ q });
   };
 
   // Keyboard shortcuts; the latest state is read through a ref so the listener is added once.
@@ -258,7 +258,7 @@ export default function DashboardPage() {
   const clearSearch = () => {
     setText('');
     setSent('');
-    setView({ q: '' });
+    if (address.send('')) setView({ q: '' });
   };
 
   return (

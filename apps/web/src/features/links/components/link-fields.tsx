@@ -49,7 +49,6 @@ export function categorySuggestions(userCategories: readonly string[]): string[]
   return out;
 }
 
-/** Title, description, category (suggests, accepts new), tags and notes: shared by add and edit. */
 /**
  * The analysis's second category as LinkFields offers it, while the field holds something else:
  * picking it puts it in the field and offers the one it replaced back.
@@ -69,6 +68,7 @@ export function useOtherCategory(initial: string | null, current: string, setCat
   return [offer, setOther] as const;
 }
 
+/** Title, description, category (suggests, accepts new), tags and notes: shared by add and edit. */
 export function LinkFields<T extends LinkFieldValues>({
   register,
   errors,
